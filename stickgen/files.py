@@ -1,0 +1,66 @@
+"""Atomic file writing: nothing half-written is ever left at the destination.
+
+Every writer in stickgen goes through `atomic_path`: it yields a temporary path in the destination's
+folder (so the final rename stays on one filesystem), and renames it onto the destination only when
+the block finishes without an exception. On error the temporary file is removed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+from stickgen.errors import StickgenError
+
+
+def check_writable(path: str | os.PathLike) -> Path:
+    """Return `path` as a Path if its folder exists (or can be made) and is writable, else raise."""
+    path = Path(path)
+    if path.is_dir():
+        raise StickgenError(f"Output path {path} is a directory; give a file name.")
+    folder = path.parent if str(path.parent) else Path(".")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise StickgenError(f"Cannot create the output folder {folder}: {e.strerror or e}.") from None
+    if not os.access(folder, os.W_OK):
+        raise StickgenError(f"Cannot write to {folder}: permission denied.")
+    return path
+
+
+@contextlib.contextmanager
+def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
+    """Yield a temporary path beside `path`; on success rename it to `path`, on failure delete it.
+
+    The temporary name keeps the destination's suffix, so writers that pick a format by suffix
+    (imageio, numpy) behave as they would for the real name.
+    """
+    path = check_writable(path)
+    folder = path.parent if str(path.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=f".tmp{path.suffix}", dir=folder)
+    except OSError as e:
+        raise StickgenError(f"Cannot write to {folder}: {e.strerror or e}.") from None
+    os.close(fd)
+    tmp_path = Path(tmp)
+    try:
+        yield tmp_path
+        os.replace(tmp_path, path)
+    except BaseException:
+        tmp_path.unlink(missing_ok=True)
+        raise
+
+
+def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> Path:
+    """Write `data` to `path` atomically and return the path."""
+    with atomic_path(path) as tmp:
+        tmp.write_bytes(data)
+    return Path(path)
+
+
+def atomic_write_text(path: str | os.PathLike, text: str) -> Path:
+    """Write UTF-8 `text` to `path` atomically and return the path."""
+    return atomic_write_bytes(path, text.encode("utf-8"))
