@@ -16,6 +16,13 @@ from pathlib import Path
 from stickgen.errors import StickgenError
 
 
+def umask() -> int:
+    """The process's file-creation mask (reading it means setting it, so set it straight back)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def check_writable(path: str | os.PathLike) -> Path:
     """Return `path` as a Path if its folder exists (or can be made) and is writable, else raise."""
     path = Path(path)
@@ -46,6 +53,8 @@ def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
         raise StickgenError(f"Cannot write to {folder}: {e.strerror or e}.") from None
     os.close(fd)
     tmp_path = Path(tmp)
+    # mkstemp makes the file private (0600); give the result the mode a plain open() would.
+    os.chmod(tmp_path, 0o666 & ~umask())
     try:
         yield tmp_path
         os.replace(tmp_path, path)
