@@ -1,0 +1,196 @@
+"""Training: exact resume, interrupted checkpoint writes, DDP equals one process, bad runs refused."""
+
+import os
+import socket
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+import torch.multiprocessing as mp
+
+from stickgen import checkpoint as ckpt
+from stickgen.batches import ClipBank
+from stickgen.checkpoint import load_checkpoint
+from stickgen.errors import StickgenError
+from stickgen.model import ModelConfig
+from stickgen.trainer import OptimConfig, TrainConfig, TrainingData, lr_factor, train
+from tests.clips import walking_clip
+
+TEXT_DIM = 16
+
+
+def tiny_data(n: int = 12) -> TrainingData:
+    motions = [walking_clip(frames=12 + 3 * i, seed=i, speed=0.4 + 0.1 * i) for i in range(n)]
+    rng = np.random.default_rng(0)
+    table = rng.normal(size=(n, TEXT_DIM)).astype(np.float32)
+    table /= np.linalg.norm(table, axis=1, keepdims=True)
+    bank = ClipBank.from_motions(motions, [[i] for i in range(n)], table)
+    feats = np.concatenate([c.features for c in bank.clips])
+    return TrainingData(
+        train=bank,
+        val=bank,
+        mean=feats.mean(axis=0),
+        std=feats.std(axis=0) + 1e-3,
+        encoder={"name": "test-encoder", "id": "sha256:test", "dim": TEXT_DIM},
+        description="tiny in-memory clips",
+    )
+
+
+def tiny_config(steps: int, **changes) -> TrainConfig:
+    base = TrainConfig(
+        model=ModelConfig(d_model=32, n_layers=2, n_heads=4, text_dim=TEXT_DIM, dropout=0.1),
+        steps=steps,
+        batch_size=4,
+        log_every=2,
+        checkpoint_every=4,
+        keep_last=2,
+        val_batches=2,
+        sample_prompts=(),
+        optim=OptimConfig(warmup_steps=3),
+        device="cpu",
+    )
+    return TrainConfig(**{**vars(base), **changes})
+
+
+def parameters(model: torch.nn.Module) -> list[torch.Tensor]:
+    return [p.detach().clone() for p in model.parameters()]
+
+
+def test_learning_rate_warms_up_then_decays():
+    config = tiny_config(100, optim=OptimConfig(warmup_steps=10, min_lr_ratio=0.1))
+    factors = [lr_factor(s, config) for s in range(100)]
+    assert factors[0] == pytest.approx(0.1) and factors[9] == pytest.approx(1.0)
+    assert all(a >= b for a, b in zip(factors[9:], factors[10:], strict=False))
+    assert factors[-1] == pytest.approx(0.1, abs=1e-3)
+
+
+def test_resume_equals_an_uninterrupted_run(tmp_path):
+    data, config = tiny_data(), tiny_config(12)
+    straight = train(config, data, tmp_path / "straight", progress=False)
+    first = train(config, data, tmp_path / "resumed", progress=False, stop_after=6)
+    assert first.steps == 6
+    resumed = train(config, data, tmp_path / "resumed", progress=False)
+    assert resumed.steps == 12
+    for a, b in zip(parameters(straight.model), parameters(resumed.model), strict=True):
+        assert torch.equal(a, b)
+    for name in straight.ema:
+        assert torch.equal(straight.ema[name], resumed.ema[name])
+    rows = (tmp_path / "resumed" / "metrics.csv").read_text().splitlines()
+    steps = [int(r.split(",")[0]) for r in rows[1:]]
+    assert steps == sorted(set(steps))  # resuming does not duplicate logged rows
+
+
+def test_run_folder_contents(tmp_path):
+    out = tmp_path / "run"
+    result = train(tiny_config(8), tiny_data(), out, progress=False)
+    assert (
+        (out / "config.yaml").is_file() and (out / "metrics.csv").is_file() and (out / "loss.png").is_file()
+    )
+    assert (out / "latest").resolve() == result.checkpoint == (out / "checkpoints" / "step-000008").resolve()
+    assert (out / "best").exists()
+    assert len(list((out / "checkpoints").glob("step-*"))) <= 3  # keep_last 2, plus best
+    loaded = load_checkpoint(out / "latest")
+    assert loaded.encoder["id"] == "sha256:test"
+    header = (out / "metrics.csv").read_text().splitlines()[0].split(",")
+    for term in (
+        "flow",
+        "action",
+        "physics",
+        "contact",
+        "environment",
+        "bones",
+        "connect",
+        "velocity",
+        "foot",
+    ):
+        assert f"loss_{term}" in header
+    assert "val_total" in header and "frames_per_s" in header
+
+
+def test_interrupted_checkpoint_write_leaves_the_previous_one(tmp_path, monkeypatch):
+    data, config = tiny_data(), tiny_config(8)
+    out = tmp_path / "run"
+    train(config, data, out, progress=False, stop_after=4)
+
+    real_save_file = ckpt.save_file
+    calls = {"n": 0}
+
+    def dying_save_file(tensors, path, *args, **kwargs):
+        calls["n"] += 1
+        real_save_file(tensors, path, *args, **kwargs)
+        raise KeyboardInterrupt  # the process dies after writing part of the new checkpoint
+
+    monkeypatch.setattr(ckpt, "save_file", dying_save_file)
+    with pytest.raises(KeyboardInterrupt):
+        train(config, data, out, progress=False)
+    assert calls["n"] >= 1
+    assert (out / "latest").resolve().name == "step-000004"
+    assert not (out / "checkpoints" / "step-000008").exists()
+    load_checkpoint(out / "latest")  # still loadable
+
+    monkeypatch.setattr(ckpt, "save_file", real_save_file)
+    finished = train(config, data, out, progress=False)
+    straight = train(config, data, tmp_path / "straight", progress=False)
+    for a, b in zip(parameters(finished.model), parameters(straight.model), strict=True):
+        assert torch.equal(a, b)
+
+
+def test_refuses_a_folder_holding_another_run(tmp_path):
+    data = tiny_data()
+    train(tiny_config(4), data, tmp_path / "run", progress=False)
+    with pytest.raises(StickgenError, match="holds another run"):
+        train(tiny_config(4, seed=1), data, tmp_path / "run", progress=False)
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "notes.txt").write_text("mine")
+    with pytest.raises(StickgenError, match="not a stickgen run folder"):
+        train(tiny_config(4), data, other, progress=False)
+
+
+def test_config_validation():
+    with pytest.raises(StickgenError, match="steps must be a positive integer"):
+        tiny_config(0)
+    with pytest.raises(StickgenError, match="multiple of the"):
+        os.environ["WORLD_SIZE"] = "3"
+        try:
+            train(
+                tiny_config(4, batch_size=4), tiny_data(), Path("/nonexistent/never-created"), progress=False
+            )
+        finally:
+            del os.environ["WORLD_SIZE"]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def ddp_config() -> TrainConfig:
+    # Dropout masks depend on each process's tensor shapes, so DDP matches one process only without it.
+    return tiny_config(6, model=ModelConfig(d_model=32, n_layers=2, n_heads=4, text_dim=TEXT_DIM, dropout=0.0))
+
+
+def _ddp_worker(rank: int, world: int, port: int, out: str, result_dir: str) -> None:
+    os.environ.update(
+        MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), RANK=str(rank), WORLD_SIZE=str(world), LOCAL_RANK="0"
+    )
+    torch.set_num_threads(1)
+    result = train(ddp_config(), tiny_data(), out, progress=False)
+    torch.save(parameters(result.model), Path(result_dir) / f"rank{rank}.pt")
+    torch.distributed.destroy_process_group()
+
+
+@pytest.mark.slow
+def test_ddp_two_gloo_processes_match_one_process(tmp_path):
+    port = _free_port()
+    mp.spawn(_ddp_worker, args=(2, port, str(tmp_path / "ddp"), str(tmp_path)), nprocs=2, join=True)
+    rank0 = torch.load(tmp_path / "rank0.pt")
+    rank1 = torch.load(tmp_path / "rank1.pt")
+    for a, b in zip(rank0, rank1, strict=True):
+        assert torch.equal(a, b)
+    single = train(ddp_config(), tiny_data(), tmp_path / "single", progress=False)
+    for a, b in zip(rank0, parameters(single.model), strict=True):
+        torch.testing.assert_close(a, b, rtol=1e-4, atol=1e-6)
+    assert (tmp_path / "ddp" / "latest").exists()  # rank 0 wrote the checkpoints
