@@ -11,12 +11,17 @@ shuffled, again by `(seed, epoch)`. Its position is `(epoch, batch)`, so a resum
 where it stopped. Under DDP every rank builds the same global batch and takes its own slice.
 
 `collate` pads a list of clips into tensors with a boolean mask (True = real frame).
+
+`load_training_data` reads a dataset folder into the train and val banks, embedding every description
+once through the persistent embedding cache.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import torch
@@ -197,3 +202,43 @@ class BucketSampler:
 def rank_slice(indices: np.ndarray, rank: int, world_size: int) -> np.ndarray:
     """This rank's share of a global batch: every `world_size`-th clip starting at `rank`."""
     return indices[rank::world_size]
+
+
+@dataclass
+class TrainingData:
+    """What training needs from a dataset: clip banks for two splits, statistics, the encoder."""
+
+    train: ClipBank
+    val: ClipBank
+    mean: np.ndarray  # (52,)
+    std: np.ndarray  # (52,)
+    encoder: dict[str, Any]  # identity {"name", "id", "dim"}
+    description: str  # where the data came from, for the run config and the model card
+
+
+def load_training_data(path: str | Path, encoder: str, *, progress: bool = True) -> TrainingData:
+    """The train and val splits of a dataset folder, with every description embedded by `encoder`."""
+    from stickgen.dataset import Dataset
+    from stickgen.text import TextEncoder
+
+    dataset = Dataset(path)
+    texts = dataset.all_texts()
+    unique = sorted({t for clip in texts for t in clip})
+    row = {t: i for i, t in enumerate(unique)}
+    text_encoder = TextEncoder(encoder)
+    table = text_encoder.encode(unique, progress=progress) if unique else np.zeros((0, text_encoder.dim))
+
+    def bank(split: str) -> ClipBank:
+        indices = dataset.split(split)
+        motions = [dataset.motion(int(i)) for i in indices]
+        return ClipBank.from_motions(motions, [[row[t] for t in texts[int(i)]] for i in indices], table)
+
+    stats = dataset.stats
+    return TrainingData(
+        train=bank("train"),
+        val=bank("val"),
+        mean=stats["feature_mean"].astype(np.float32),
+        std=stats["feature_std"].astype(np.float32),
+        encoder=text_encoder.identity.to_dict(),
+        description=f"{Path(path).resolve()} ({len(dataset)} clips, {dataset.manifest.get('source', {})})",
+    )

@@ -67,6 +67,205 @@ def info(
     typer.echo(describe(load_motion(file)))
 
 
+@app.command()
+def render(
+    clip: Annotated[Path, typer.Argument(help="A motion clip: .npz or .json.", show_default=False)],
+    output: Annotated[
+        Path,
+        typer.Option("-o", "--output", help="Output file; its suffix picks the format.", show_default=False),
+    ],
+    theme: Annotated[str, typer.Option(help="Colour theme: light, dark, paper or blueprint.")] = "light",
+    size: Annotated[str, typer.Option(help="Image size WxH in pixels (per frame).")] = "384x384",
+    caption: Annotated[
+        str | None, typer.Option(help="Text under the figure, e.g. the prompt.", show_default=False)
+    ] = None,
+    trail: Annotated[bool, typer.Option("--trail", help="Draw the pelvis path of the last second.")] = False,
+    every: Annotated[
+        int | None, typer.Option(help="Filmstrip (.png): draw every K-th frame (default: 8 frames).", min=1)
+    ] = None,
+) -> None:
+    """Render a clip to .gif, .mp4 or a .png filmstrip, or convert it to .bvh, .json or .npz."""
+    from stickgen.motion import load_motion
+    from stickgen.render import parse_size, save
+
+    motion = load_motion(clip)
+    options = {"theme": theme, "size": parse_size(size), "caption": caption, "trail": trail, "every": every}
+    typer.echo(save(motion, output, **options))
+
+
+@app.command()
+def generate(
+    text: Annotated[
+        str, typer.Argument(help='What the figure does, e.g. "a person jumps".', show_default=False)
+    ],
+    output: Annotated[
+        Path | None,
+        typer.Option(
+            "-o",
+            "--output",
+            help="Output file; its suffix picks the format (default: PROMPT.gif).",
+            show_default=False,
+        ),
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Noise seed: the same seed gives the same motion.")] = 0,
+    seconds: Annotated[
+        float | None,
+        typer.Option(help="Duration, 0.5–20 s (default: suited to the prompt, 3–10 s).", show_default=False),
+    ] = None,
+    n: Annotated[
+        int, typer.Option("-n", help="Samples: a captioned grid (.gif/.mp4/.png) or numbered files.")
+    ] = 1,
+    guidance: Annotated[float, typer.Option(help="Classifier-free guidance scale (1 = none).")] = 2.5,
+    steps: Annotated[int, typer.Option(help="ODE steps; two network evaluations each with guidance.")] = 20,
+    actions: Annotated[
+        str | None,
+        typer.Option(
+            help='Per-frame action timeline in seconds, e.g. "walk:0-2,jump:2-3".', show_default=False
+        ),
+    ] = None,
+    camera: Annotated[
+        str | None,
+        typer.Option(
+            help="Camera track: static, follow, pan, zoom-in or zoom-out (default: automatic).",
+            show_default=False,
+        ),
+    ] = None,
+    environment: Annotated[
+        str | None,
+        typer.Option(
+            help="earth, moon, mars, underwater, ice, snow, wind or zero_g (default: from the text).",
+            show_default=False,
+        ),
+    ] = None,
+    checkpoint: Annotated[
+        Path | None,
+        typer.Option(help="A checkpoint folder (default: the bundled model).", show_default=False),
+    ] = None,
+    device: Annotated[str, typer.Option(help="auto, cpu or cuda.")] = "auto",
+    theme: Annotated[str, typer.Option(help="Colour theme: light, dark, paper or blueprint.")] = "light",
+) -> None:
+    """Turn a sentence into an animated stick figure (a looping GIF by default)."""
+    from stickgen.generation import output_paths
+
+    paths = output_paths(text, output, n)  # checked before any work, so a bad path fails at once
+    from stickgen.generation import generate_batch
+    from stickgen.render import save, save_grid
+
+    motions = generate_batch(
+        text, n, seed=seed, seconds=seconds, checkpoint=checkpoint, guidance=guidance, steps=steps,
+        actions=actions, camera=camera, environment=environment, device=device,
+    )  # fmt: skip
+    if len(paths) == 1 and n > 1:
+        captions = [f"{motions[0].texts[0]} (seed {seed}, #{k + 1})" for k in range(n)]
+        typer.echo(save_grid(motions, paths[0], captions=captions, theme=theme))
+        return
+    for motion, path in zip(motions, paths, strict=True):
+        typer.echo(save(motion, path, theme=theme, caption=motion.texts[0]))
+
+
+data_app = typer.Typer(help="Make and inspect motion datasets (docs/data.md).", no_args_is_help=True)
+app.add_typer(data_app, name="data")
+
+
+@data_app.command("synth")
+def data_synth(
+    out: Annotated[
+        Path, typer.Option(help="The dataset folder to write (or to finish).", show_default=False)
+    ],
+    clips: Annotated[int, typer.Option(help="Number of clips.", min=1)] = 20000,
+    seed: Annotated[int, typer.Option(help="Seed: the same seed gives the same bytes.")] = 0,
+    workers: Annotated[
+        int | None, typer.Option(help="Processes (default: all CPU cores).", min=1, show_default=False)
+    ] = None,
+) -> None:
+    """Write a synthetic dataset; rerunning the same command resumes an interrupted run."""
+    from tqdm import tqdm
+
+    from stickgen.synth.build import synthesize_dataset
+
+    with tqdm(total=clips, unit="clip", desc="synth", file=sys.stderr) as bar:
+        path = synthesize_dataset(out, clips=clips, seed=seed, workers=workers, progress=bar.update)
+    typer.echo(path)
+
+
+@data_app.command("stats")
+def data_stats(
+    dataset: Annotated[Path, typer.Argument(help="A dataset folder.", show_default=False)],
+    check: Annotated[
+        int | None,
+        typer.Option(
+            help="Run the physical checks on the first N clips (default: all).", min=1, show_default=False
+        ),
+    ] = None,
+) -> None:
+    """Counts per action and environment, clip lengths, and the physical checks with pass/fail."""
+    from stickgen.dataset_report import stats_lines
+
+    typer.echo("\n".join(stats_lines(dataset, check_clips=check)))
+
+
+@data_app.command("preview")
+def data_preview(
+    dataset: Annotated[Path, typer.Argument(help="A dataset folder.", show_default=False)],
+    output: Annotated[
+        Path, typer.Option("-o", "--output", help="The grid to write: .gif, .mp4 or .png.")
+    ] = Path("preview.gif"),
+    n: Annotated[int, typer.Option("-n", "--n", help="Number of random clips.", min=1)] = 12,
+    seed: Annotated[int, typer.Option(help="Which random clips.")] = 0,
+) -> None:
+    """A grid of random clips with their descriptions."""
+    from stickgen.dataset_report import preview
+
+    typer.echo(preview(dataset, output, n=n, seed=seed))
+
+
+@data_app.command("embed")
+def data_embed(
+    dataset: Annotated[Path, typer.Argument(help="A dataset folder.", show_default=False)],
+    encoder: Annotated[
+        str, typer.Option(help="Sentence-transformers name or folder (docs/text.md).")
+    ] = "all-MiniLM-L6-v2",
+) -> None:
+    """Embed every description of a dataset once, into the persistent embedding cache."""
+    from stickgen.dataset import Dataset
+    from stickgen.text import embed_texts
+
+    unique = sorted({t for clip in Dataset(dataset).all_texts() for t in clip})
+    vectors = embed_texts(unique, encoder, progress=True)
+    typer.echo(f"{len(unique)} descriptions embedded by {encoder} ({vectors.shape[1]}-dim).", err=True)
+    typer.echo(dataset)
+
+
+@app.command()
+def train(
+    config: Annotated[
+        Path, typer.Option(help="A training config, e.g. configs/train/small.yaml.", show_default=False)
+    ],
+    data: Annotated[
+        Path, typer.Option(help="A dataset folder (stickgen data synth or import).", show_default=False)
+    ],
+    out: Annotated[
+        Path, typer.Option(help="The run folder; rerunning with the same folder resumes.", show_default=False)
+    ],
+    set_: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--set", help="Override a config key, e.g. --set steps=500 (repeatable).", show_default=False
+        ),
+    ] = None,
+) -> None:
+    """Train a model (docs/training.md); under torchrun, on several processes with DDP."""
+    from stickgen.batches import load_training_data
+    from stickgen.config import apply_overrides, load_yaml_config
+    from stickgen.trainer import TrainConfig
+    from stickgen.trainer import train as run_training
+
+    train_config = apply_overrides(load_yaml_config(TrainConfig, config), set_ or [])
+    result = run_training(train_config, load_training_data(data, train_config.encoder), out)
+    if result.checkpoint is not None:
+        typer.echo(result.checkpoint)
+
+
 def main() -> None:
     """Entry point of the `stickgen` console script."""
     try:

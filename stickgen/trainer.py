@@ -37,7 +37,7 @@ import numpy as np
 import torch
 import yaml
 
-from stickgen.batches import BucketSampler, ClipBank, collate
+from stickgen.batches import BucketSampler, TrainingData, collate
 from stickgen.checkpoint import save_checkpoint
 from stickgen.config import to_dict
 from stickgen.errors import StickgenError
@@ -94,18 +94,6 @@ class TrainConfig:
                 raise StickgenError(f"{key} must be a positive integer, not {getattr(self, key)}.")
         if not 0.0 <= self.ema_decay < 1.0:
             raise StickgenError(f"ema_decay must be in [0, 1), not {self.ema_decay}.")
-
-
-@dataclass
-class TrainingData:
-    """What `train` needs from a dataset: clip banks for two splits, statistics, the encoder."""
-
-    train: ClipBank
-    val: ClipBank
-    mean: np.ndarray  # (52,)
-    std: np.ndarray  # (52,)
-    encoder: dict[str, Any]  # identity {"name", "id", "dim"}
-    description: str  # where the data came from, for the run config and the model card
 
 
 def lr_factor(step: int, config: TrainConfig) -> float:
@@ -337,7 +325,7 @@ def train(
             window.add(int(data.train.lengths[global_idx].sum()), terms)
             if bar is not None:
                 bar.update(1)
-                bar.set_postfix(loss=f"{float(terms['total']):.3f}")
+                bar.set_postfix(loss=f"{terms['total'].item():.3f}", refresh=False)
             if not dist.main:
                 continue
             if state.step % config.log_every == 0 or state.step == end:
@@ -439,7 +427,12 @@ def _progress(start: int, total: int, *, enabled: bool):
         return None
     from tqdm.auto import tqdm
 
-    return tqdm(total=total, initial=start, desc="training", unit="step", file=sys.stderr, dynamic_ncols=True)
+    # A log file (not a terminal) gets a line every 30 s instead of a redraw per step.
+    interval = 0.5 if sys.stderr.isatty() else 30.0
+    return tqdm(
+        total=total, initial=start, desc="training", unit="step", file=sys.stderr, dynamic_ncols=True,
+        mininterval=interval,
+    )  # fmt: skip
 
 
 def _ema_model(config: ModelConfig, ema: _Ema, device: torch.device) -> StickFigureTransformer:

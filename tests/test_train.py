@@ -10,11 +10,11 @@ import torch
 import torch.multiprocessing as mp
 
 from stickgen import checkpoint as ckpt
-from stickgen.batches import ClipBank
+from stickgen.batches import ClipBank, TrainingData
 from stickgen.checkpoint import load_checkpoint
 from stickgen.errors import StickgenError
 from stickgen.model import ModelConfig
-from stickgen.trainer import OptimConfig, TrainConfig, TrainingData, lr_factor, train
+from stickgen.trainer import OptimConfig, TrainConfig, lr_factor, train
 from tests.clips import walking_clip
 
 TEXT_DIM = 16
@@ -169,7 +169,9 @@ def _free_port() -> int:
 
 def ddp_config() -> TrainConfig:
     # Dropout masks depend on each process's tensor shapes, so DDP matches one process only without it.
-    return tiny_config(6, model=ModelConfig(d_model=32, n_layers=2, n_heads=4, text_dim=TEXT_DIM, dropout=0.0))
+    return tiny_config(
+        6, model=ModelConfig(d_model=32, n_layers=2, n_heads=4, text_dim=TEXT_DIM, dropout=0.0)
+    )
 
 
 def _ddp_worker(rank: int, world: int, port: int, out: str, result_dir: str) -> None:

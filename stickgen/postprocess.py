@@ -1,0 +1,140 @@
+"""Clean-up after sampling (DESIGN §5): constant bone lengths, pinned feet, nothing below the floor.
+
+Pure numpy functions on joints `(T, 16, 2)` in metres. `clean_up` applies them in order:
+
+1. `constant_bone_lengths`: rebuild the figure outward from the pelvis, keeping every bone's direction
+   and giving it the clip's own length (the median over frames). Hips sit symmetrically about the
+   pelvis (the pelvis is their midpoint), shoulders keep their direction from the neck at their
+   median distance.
+2. `pin_feet`: while the model's physics head says a foot is in contact, hold its ankle where it
+   stands (the mean of the run) on the floor, easing in and out over a few frames, and re-solve the
+   knee with two-bone IK on the side the knee already was. This removes foot skating.
+3. `lift_above_floor`: raise any frame whose lowest joint dips below y = 0 (smoothly over time).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from stickgen import figure as fg
+from stickgen.synth.kinematics import two_bone_ik
+
+J = fg.J
+# (parent, child) in the order a figure is rebuilt from the pelvis outward; the hips and the
+# shoulders are placed separately.
+_CHAINS = (
+    ("pelvis", "chest"),
+    ("chest", "neck"),
+    ("neck", "head"),
+    ("l_shoulder", "l_elbow"),
+    ("l_elbow", "l_wrist"),
+    ("r_shoulder", "r_elbow"),
+    ("r_elbow", "r_wrist"),
+    ("l_hip", "l_knee"),
+    ("l_knee", "l_ankle"),
+    ("r_hip", "r_knee"),
+    ("r_knee", "r_ankle"),
+)
+_EASE_FRAMES = 3
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    n = np.linalg.norm(v, axis=-1, keepdims=True)
+    fallback = np.array([0.0, 1.0])
+    return np.where(n > 1e-9, v / np.maximum(n, 1e-9), fallback)
+
+
+def constant_bone_lengths(joints: np.ndarray, lengths: np.ndarray | None = None) -> np.ndarray:
+    """Joints (T, 16, 2) with every bone at a constant length and the same directions.
+
+    lengths: (12,) segment lengths in `figure.SEGMENTS` order; default the median over the clip.
+    """
+    joints = np.asarray(joints, dtype=np.float64)
+    if lengths is None:
+        lengths = np.median(fg.bone_lengths(joints), axis=0)
+    seg_length = {(a, b): lengths[i] for i, (_, a, b) in enumerate(fg.SEGMENTS)}
+    seg_length[("pelvis", "chest")] = seg_length[("chest", "pelvis")]
+    seg_length[("chest", "neck")] = seg_length[("neck", "chest")]
+    out = joints.copy()
+    pelvis = joints[:, J["pelvis"]]
+    across = _unit(joints[:, J["r_hip"]] - joints[:, J["l_hip"]])
+    half = 0.5 * seg_length[("l_hip", "r_hip")]
+    out[:, J["l_hip"]] = pelvis - half * across
+    out[:, J["r_hip"]] = pelvis + half * across
+    clavicles = np.median(fg.clavicle_lengths(joints), axis=0)
+    for parent, child in _CHAINS:
+        if parent == "l_shoulder" or parent == "r_shoulder":
+            side = 0 if parent == "l_shoulder" else 1
+            direction = _unit(joints[:, J[parent]] - joints[:, J["neck"]])
+            out[:, J[parent]] = out[:, J["neck"]] + clavicles[side] * direction
+        direction = _unit(joints[:, J[child]] - joints[:, J[parent]])
+        out[:, J[child]] = out[:, J[parent]] + seg_length[(parent, child)] * direction
+    return out
+
+
+def _runs(flags: np.ndarray) -> list[tuple[int, int]]:
+    """(start, stop) of every run of True in a boolean (T,) array, stop exclusive."""
+    padded = np.concatenate([[False], flags, [False]]).astype(np.int8)
+    edges = np.flatnonzero(np.diff(padded))
+    return list(zip(edges[::2].tolist(), edges[1::2].tolist(), strict=True))
+
+
+def pin_feet(joints: np.ndarray, contacts: np.ndarray) -> np.ndarray:
+    """Hold each ankle still and on the floor through its contact runs; re-solve the knees.
+
+    joints (T, 16, 2); contacts (T, 2) bool for the left and right foot.
+    """
+    joints = np.asarray(joints, dtype=np.float64)
+    out = joints.copy()
+    T = len(joints)
+    for side, prefix in enumerate(("l_", "r_")):
+        hip, knee, ankle = J[prefix + "hip"], J[prefix + "knee"], J[prefix + "ankle"]
+        target = joints[:, ankle].copy()
+        weight = np.zeros(T)
+        for a, b in _runs(np.asarray(contacts[:, side], bool)):
+            spot = np.array([joints[a:b, ankle, 0].mean(), 0.0])
+            lo, hi = max(0, a - _EASE_FRAMES), min(T, b + _EASE_FRAMES)
+            ramp = np.ones(hi - lo)
+            ramp[: a - lo] = np.arange(1, a - lo + 1) / (a - lo + 1)
+            ramp[b - lo :] = np.arange(hi - b, 0, -1) / (hi - b + 1)
+            take = ramp > weight[lo:hi]
+            weight[lo:hi] = np.where(take, ramp, weight[lo:hi])
+            target[lo:hi] = np.where(take[:, None], spot, target[lo:hi])
+        moved = weight > 0
+        if not moved.any():
+            continue
+        new_ankle = joints[:, ankle] + weight[:, None] * (target - joints[:, ankle])
+        upper = np.linalg.norm(joints[:, knee] - joints[:, hip], axis=-1).mean()
+        lower = np.linalg.norm(joints[:, ankle] - joints[:, knee], axis=-1).mean()
+        knees = []
+        for bend in (1.0, -1.0):
+            first, _ = two_bone_ik(joints[:, hip], new_ankle, upper, lower, bend)
+            knees.append(joints[:, hip] + upper * np.stack([np.sin(first), -np.cos(first)], axis=-1))
+        closer = np.linalg.norm(knees[0] - joints[:, knee], axis=-1) <= np.linalg.norm(
+            knees[1] - joints[:, knee], axis=-1
+        )
+        new_knee = np.where(closer[:, None], knees[0], knees[1])
+        # Out of reach, IK straightens the leg towards the target: put the ankle at the leg's end.
+        reach = _unit(new_ankle - new_knee)
+        out[moved, knee] = new_knee[moved]
+        out[moved, ankle] = (new_knee + lower * reach)[moved]
+    return out
+
+
+def lift_above_floor(joints: np.ndarray) -> np.ndarray:
+    """Raise frames whose lowest joint is below y = 0, with a lift smoothed over neighbouring frames."""
+    joints = np.asarray(joints, dtype=np.float64)
+    lift = np.maximum(0.0, -joints[..., 1].min(axis=1))  # (T,)
+    if not lift.any():
+        return joints.copy()
+    # A running maximum over ±2 frames keeps the lift from popping in and out.
+    padded = np.pad(lift, 2, mode="edge")
+    smooth = np.max(np.stack([padded[i : i + len(lift)] for i in range(5)]), axis=0)
+    out = joints.copy()
+    out[..., 1] += smooth[:, None]
+    return out
+
+
+def clean_up(joints: np.ndarray, contacts: np.ndarray) -> np.ndarray:
+    """The whole clean-up: constant bones, pinned feet, nothing below the floor."""
+    return lift_above_floor(pin_feet(constant_bone_lengths(joints), contacts))

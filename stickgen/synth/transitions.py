@@ -1,0 +1,60 @@
+"""Chaining actions: each track continues where the previous one stopped, blended over ~0.3 s.
+
+Every action starts and ends at rest in a known posture (standing, seated), so consecutive actions
+meet in nearly the same pose. The last `BLEND` seconds of one overlap the first of the next and are
+blended in root and angle space with a smoothstep weight: positions and velocities stay continuous
+(no pops), and because the blend is over angles the bone lengths stay exactly constant. The legs are
+the exception: the two actions' ankle positions are blended in world space (kept on or above the
+floor) and reached by IK, so feet standing in both actions stay where they are.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from stickgen.figure import J
+from stickgen.synth.body import Body
+from stickgen.synth.keyframes import smoothstep
+from stickgen.synth.kinematics import Track, forward_kinematics, leg_ik
+
+BLEND = 0.32  # s
+_ANKLES = [J["l_ankle"], J["r_ankle"]]
+
+
+def chain(tracks: list[Track], body: Body, fps: float) -> tuple[Track, list[tuple[int, int]]]:
+    """Play tracks one after another with blended overlaps.
+
+    Returns the chained track and, per input track, the (start, stop) frames it owns in the result
+    (a blend's frames belong to the earlier action up to its middle).
+    """
+    out = tracks[0]
+    spans = [(0, out.num_frames)]
+    for nxt in tracks[1:]:
+        k = int(min(round(BLEND * fps), out.num_frames - 1, nxt.num_frames - 1))
+        root = nxt.root.copy()
+        root[:, 0] += out.root[-1, 0] - nxt.root[0, 0]  # continue from where the figure stands
+        nxt = nxt.with_(root=root)
+        w = smoothstep(np.arange(1, k + 1) / (k + 1))
+        cut = out.num_frames - k
+        channels = {}
+        for name in ("root", "spine", "arms", "legs"):
+            a, b = getattr(out, name), getattr(nxt, name)
+            if name != "root":
+                # Angles are periodic: the next action's turn nearest the previous one's, or the blend
+                # would spin a limb all the way round (two solvers may return angles 2π apart).
+                b = b + 2.0 * np.pi * np.round((a[-1] - b[0]) / (2.0 * np.pi))
+            wk = w.reshape(-1, *([1] * (a.ndim - 1)))
+            blended = a[cut:] * (1.0 - wk) + b[:k] * wk
+            channels[name] = np.concatenate([a[:cut], blended, b[k:]])
+        start = cut + k // 2
+        spans[-1] = (spans[-1][0], start)
+        if k:
+            ankles_a = forward_kinematics(out.slice(cut, out.num_frames), body)[:, _ANKLES]
+            ankles_b = forward_kinematics(nxt.slice(0, k), body)[:, _ANKLES]
+            feet = ankles_a * (1.0 - w[:, None, None]) + ankles_b * w[:, None, None]
+            feet[..., 1] = np.maximum(feet[..., 1], 0.0)
+            window = Track(**{name: channels[name][cut : cut + k] for name in channels})
+            channels["legs"][cut : cut + k] = leg_ik(window, body, feet)
+        out = Track(**channels)
+        spans.append((start, out.num_frames))
+    return out, spans

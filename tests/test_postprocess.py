@@ -1,0 +1,115 @@
+"""Clean-up after sampling, and the pure helpers of `stickgen generate`."""
+
+import numpy as np
+import pytest
+
+from stickgen import figure as fg
+from stickgen.errors import StickgenError
+from stickgen.generation import (
+    default_seconds,
+    environment_from_text,
+    output_paths,
+    parse_action_timeline,
+    with_environment,
+)
+from stickgen.labels import action_id
+from stickgen.postprocess import clean_up, constant_bone_lengths, lift_above_floor, pin_feet
+from tests.clips import standing_pose
+
+
+def noisy_walk(frames: int = 40, seed: int = 0) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    t = np.arange(frames) / 25.0
+    joints = standing_pose()[None] + np.stack([0.8 * t, np.zeros_like(t)], axis=1)[:, None, :]
+    return joints + rng.normal(scale=0.02, size=joints.shape)
+
+
+def test_constant_bone_lengths():
+    joints = noisy_walk()
+    assert fg.bone_lengths(joints).std(axis=0).max() > 0.005
+    fixed = constant_bone_lengths(joints)
+    lengths = fg.bone_lengths(fixed)
+    np.testing.assert_allclose(lengths, np.broadcast_to(lengths[0], lengths.shape), atol=1e-9)
+    np.testing.assert_allclose(lengths[0], np.median(fg.bone_lengths(joints), axis=0), atol=1e-9)
+    # The pelvis stays, and is the midpoint of the hips.
+    np.testing.assert_array_equal(fixed[:, fg.J["pelvis"]], joints[:, fg.J["pelvis"]])
+    mid = 0.5 * (fixed[:, fg.J["l_hip"]] + fixed[:, fg.J["r_hip"]])
+    np.testing.assert_allclose(mid, fixed[:, fg.J["pelvis"]], atol=1e-12)
+    # A clean figure is left as it is.
+    clean = np.repeat(standing_pose()[None], 5, axis=0)
+    np.testing.assert_allclose(constant_bone_lengths(clean), clean, atol=1e-12)
+
+
+def test_pin_feet_holds_a_sliding_foot_still():
+    bent = standing_pose()
+    bent[[fg.J["l_knee"], fg.J["r_knee"]], 0] += 0.15  # bent knees: the ankle has room to move
+    joints = constant_bone_lengths(np.repeat(bent[None], 30, axis=0))
+    slide = np.linspace(0.0, 0.06, 30)  # the left ankle creeps 6 cm while it should stand
+    joints[:, fg.J["l_ankle"], 0] += slide
+    joints[:, fg.J["l_ankle"], 1] = 0.01
+    contacts = np.zeros((30, 2), bool)
+    contacts[5:25, 0] = True
+    pinned = pin_feet(joints, contacts)
+    ankle = pinned[5:25, fg.J["l_ankle"]]
+    assert np.ptp(ankle[:, 0]) < 1e-6 and np.allclose(ankle[:, 1], 0.0, atol=1e-6)
+    # While pinned, the re-solved leg has constant thigh and shin lengths.
+    lengths = fg.bone_lengths(pinned)[5:25, 7:9]
+    np.testing.assert_allclose(lengths, np.broadcast_to(lengths[0], lengths.shape), atol=1e-6)
+    # The right foot, never in contact, is untouched.
+    np.testing.assert_array_equal(pinned[:, fg.J["r_ankle"]], joints[:, fg.J["r_ankle"]])
+
+
+def test_lift_above_floor():
+    joints = np.repeat(standing_pose()[None], 10, axis=0)
+    joints[4, :, 1] -= 0.1
+    lifted = lift_above_floor(joints)
+    assert lifted[..., 1].min() >= -1e-12
+    np.testing.assert_array_equal(lifted[0], joints[0])
+
+
+def test_clean_up_leaves_nothing_below_the_floor():
+    joints = noisy_walk()
+    joints[..., 1] -= 0.05
+    contacts = np.zeros((len(joints), 2), bool)
+    contacts[:10, 0] = True
+    out = clean_up(joints, contacts)
+    assert out[..., 1].min() >= -1e-9
+    assert np.ptp(fg.bone_lengths(out)[:, :7], axis=0).max() < 1e-6
+
+
+def test_action_timeline():
+    timeline = parse_action_timeline("walk:0-2,jump:2-3")
+    assert len(timeline) == 75
+    assert (timeline[:50] == action_id("walk")).all() and (timeline[50:] == action_id("jump")).all()
+    gap = parse_action_timeline("wave:1-2")
+    assert (gap[:25] == -1).all() and (gap[25:] == action_id("wave")).all()
+    for bad, message in [
+        ("fly:0-2", "Unknown action"),
+        ("walk:2-1", "START < END"),
+        ("walk", "Cannot read"),
+        ("walk:a-b", "Cannot read"),
+        (",", "empty"),
+    ]:
+        with pytest.raises(StickgenError, match=message):
+            parse_action_timeline(bad)
+
+
+def test_environment_and_duration_from_text():
+    assert environment_from_text("a person jumps on the moon") == "moon"
+    assert environment_from_text("someone swims underwater") == "underwater"
+    assert environment_from_text("a man walks in zero gravity") == "zero_g"
+    assert environment_from_text("a person jumps") == "earth"
+    assert with_environment("a person jumps", "moon") == "a person jumps on the moon"
+    assert with_environment("a person jumps on the moon", "moon") == "a person jumps on the moon"
+    assert with_environment("a person jumps", "earth") == "a person jumps"
+    assert default_seconds("a person jumps") == 3.0
+    assert default_seconds("a person walks forward") == 5.0
+    assert default_seconds("a person walks, then jumps, then sits down") == 10.0
+
+
+def test_output_paths(tmp_path):
+    assert output_paths("A person jumps!", None, 1) == [type(tmp_path)("a-person-jumps.gif")]
+    assert output_paths("x", tmp_path / "out.gif", 3) == [tmp_path / "out.gif"]
+    assert output_paths("x", tmp_path / "out.npz", 2) == [tmp_path / "out-1.npz", tmp_path / "out-2.npz"]
+    with pytest.raises(StickgenError, match="unknown suffix"):
+        output_paths("x", tmp_path / "out.txt", 1)
