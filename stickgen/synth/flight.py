@@ -174,7 +174,9 @@ def jump_sequence(ctx: ActionContext, base: Track, jumps: list[Jump], rest: Pose
         t_now = t_land + absorb
         com_now = land_com + 0.5 * v_land * absorb
         plan.com.append((t_land, t_now, _brake(t_land, absorb, land_com, v_land)))
-        plan.key(t_now, Pose(jump.landing.spine + [0.3, 0.0, 0.0], jump.landing.arms, landing.legs))
+        # Absorbing the landing bends the torso forward: seen from the front that would tilt it sideways.
+        absorb_lean = 0.3 if ctx.view == "side" else 0.0
+        plan.key(t_now, Pose(jump.landing.spine + [absorb_lean, 0.0, 0.0], jump.landing.arms, landing.legs))
         on_floor_since, support = t_land, lands
 
     n = base.num_frames
