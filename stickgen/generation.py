@@ -7,7 +7,8 @@
 
 Decisions where DESIGN is silent:
 - the duration defaults to 3 s, 5 s when the prompt names a travelling action, plus 3 s per chained
-  part ("then", "after that"), at most 10 s;
+  part ("then", "after that"), longer in slow environments (a jump on the moon flies 2.5 times as
+  long), at most 10 s;
 - the environment comes from the text, as the model learned it; `environment=` adds a place phrase
   ("on the moon") to a prompt that names no place;
 - the pelvis's horizontal path is the integral of the predicted horizontal velocity
@@ -179,11 +180,17 @@ PLACE_PHRASES = {
 
 
 def default_seconds(prompt: str) -> float:
-    """A duration suited to the prompt: 3 s, 5 s for travelling actions, +3 s for each chained part."""
+    """A duration suited to the prompt: 3 s, 5 s for travelling actions, +3 s for each chained part,
+    stretched in slow environments (their time scale, and on the moon or mars the longer flights of
+    lower gravity), at most 10 s."""
+    from stickgen.labels import environment
+
     text = f" {prompt.lower()} "
     seconds = 5.0 if any(word in text for word in _LONG_WORDS) else 3.0
     seconds += 3.0 * sum(text.count(word) for word in _CHAIN_WORDS)
-    return float(min(10.0, seconds))
+    env = environment(environment_from_text(prompt))
+    stretch = env.time_scale if env.gravity <= 0 else max(env.time_scale, min(2.5, env.gravity**-0.5))
+    return float(min(10.0, round(seconds * stretch, 1)))
 
 
 def parse_action_timeline(spec: str, fps: float = FPS) -> np.ndarray:
