@@ -19,7 +19,7 @@ import numpy as np
 DOUBLED = frozenset({
     "run", "hop", "sit", "jog", "skip", "step", "get", "clap", "swim", "trot", "stop", "drop", "grab", "spin",
     "dig", "nod", "pat", "plan", "slip", "trip", "tip", "put", "shrug", "squat", "hit", "jab", "tug", "lob",
-    "drag", "bat",
+    "drag", "bat", "sidestep",
 })  # fmt: skip
 _IRREGULAR_THIRD = {"be": "is", "have": "has", "do": "does", "go": "goes"}
 
