@@ -287,7 +287,7 @@ def generate_batch(
     )  # fmt: skip
     if camera is not None:
         mode = camera.replace("-", "_")
-        motions = [m.replace(camera=camera_track(m.joints, mode, m.fps)) for m in motions]
+        motions = [m.replace(camera=camera_track(m.joints, mode, m.fps)[0]) for m in motions]
     return motions
 
 

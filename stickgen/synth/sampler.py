@@ -11,7 +11,8 @@ actions are drawn only among those that support it. Side-view clips face right o
 figure turns to face left by negating x (a rotation about the vertical axis, so its left limbs stay
 its left limbs). Front-view clips face the viewer.
 
-After the actions are chained (`transitions.chain`), zero-gravity clips are lifted off the floor and
+After the actions are chained (`transitions.chain`), any frame with a joint below the floor is lifted
+(`postprocess.lift_above_floor`; 2 clips in 20,000 need it), zero-gravity clips are lifted off the floor and
 drift slowly upward; the clip is anchored so its pelvis starts at x = 0, and the camera track and the
 descriptions are added.
 """
@@ -24,6 +25,7 @@ import numpy as np
 
 from stickgen.labels import ENVIRONMENT_NAMES, environment, environment_vector
 from stickgen.motion import Motion
+from stickgen.postprocess import lift_above_floor
 from stickgen.synth.actions import ACTION_BY_NAME, ACTION_SPECS, ActionSpec
 from stickgen.synth.body import sample_body
 from stickgen.synth.camera import camera_track, sample_camera_mode
@@ -116,7 +118,9 @@ def synthesize(plan: ClipPlan) -> Motion:
     if track.num_frames > MAX_FRAMES:
         track = track.slice(0, MAX_FRAMES)
         spans = [(a, min(b, MAX_FRAMES)) for a, b in spans if a < MAX_FRAMES]
-    joints = forward_kinematics(track, body)
+    # A rare chain (a stumble whose flung wrist meets the floor) can dip a joint below it: lift
+    # those frames, smoothly, rather than keep a figure in the floor.
+    joints = lift_above_floor(forward_kinematics(track, body))
     if world.floats:
         joints = _float(joints, rng)
     if plan.facing < 0:
