@@ -163,6 +163,67 @@ def generate(
         typer.echo(save(motion, path, theme=theme, caption=motion.texts[0]))
 
 
+eval_app = typer.Typer(
+    help="Measure a model the way the text-to-motion field does (docs/evaluation.md).", no_args_is_help=True
+)
+app.add_typer(eval_app, name="eval")
+
+
+@eval_app.command("train-evaluator")
+def eval_train_evaluator(
+    data: Annotated[Path, typer.Option(help="A dataset folder.", show_default=False)],
+    out: Annotated[Path, typer.Option(help="The evaluator folder to write.", show_default=False)],
+    encoder: Annotated[
+        str | None,
+        typer.Option(help="Sentence encoder name or folder (default: all-MiniLM-L6-v2).", show_default=False),
+    ] = None,
+    max_steps: Annotated[
+        int, typer.Option(help="Training steps at most; early stopping on val ends sooner.", min=1)
+    ] = 1200,
+    seed: Annotated[int, typer.Option(help="Seed of initialisation, data order and captions.")] = 0,
+) -> None:
+    """Train the text–motion evaluator and action classifier on the train split (stopping on val)."""
+    from stickgen.evaluator import EvaluatorConfig, train_evaluator_on_dataset
+
+    config = EvaluatorConfig(max_steps=max_steps, seed=seed)
+    typer.echo(train_evaluator_on_dataset(data, out, encoder=encoder, config=config))
+
+
+@eval_app.command("run")
+def eval_run(
+    data: Annotated[Path, typer.Option(help="A dataset folder; its test split is used.", show_default=False)],
+    evaluator: Annotated[
+        Path, typer.Option(help="An evaluator folder (eval train-evaluator).", show_default=False)
+    ],
+    out: Annotated[Path, typer.Option(help="The report folder to write.", show_default=False)],
+    checkpoint: Annotated[
+        Path | None,
+        typer.Option(help="A checkpoint folder (default: the bundled model).", show_default=False),
+    ] = None,
+    seeds: Annotated[int, typer.Option(help="Repetitions for the 95 % intervals.", min=1)] = 3,
+    steps: Annotated[int, typer.Option(help="ODE steps of the sampler.", min=1)] = 20,
+    guidance: Annotated[float, typer.Option(help="Classifier-free guidance scale.")] = 2.5,
+    max_clips: Annotated[
+        int, typer.Option(help="Use a fixed random subset of this many test clips (0 = all).", min=0)
+    ] = 0,
+    mm_texts: Annotated[int, typer.Option(help="Captions used for MultiModality.", min=1)] = 100,
+    mm_repeats: Annotated[int, typer.Option(help="Generations per MultiModality caption.", min=2)] = 10,
+    device: Annotated[str, typer.Option(help="cpu or cuda.")] = "cpu",
+) -> None:
+    """Evaluate a model on the test split: FID, R-precision, physics, sanity checks; write a report."""
+    from stickgen.evaluate import EvalOptions, run_evaluation
+
+    options = EvalOptions(
+        seeds=seeds, steps=steps, guidance=guidance, max_clips=max_clips, mm_texts=mm_texts,
+        mm_repeats=mm_repeats, device=device,
+    )  # fmt: skip
+    paths = run_evaluation(
+        checkpoint, data, evaluator, out, options=options, progress=lambda m: typer.echo(m, err=True)
+    )
+    for path in paths:
+        typer.echo(path)
+
+
 data_app = typer.Typer(help="Make and inspect motion datasets (docs/data.md).", no_args_is_help=True)
 app.add_typer(data_app, name="data")
 
