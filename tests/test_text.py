@@ -406,3 +406,26 @@ def test_minilm_puts_a_jump_nearer_a_leap_than_sitting_down():
     jump, leap, sit = encoder.encode(["a person jumps", "someone leaps into the air", "a person sits down"])
     assert encoder.dim == 384 and encoder.load_count == 1
     assert float(jump @ leap) > float(jump @ sit) + 0.2
+
+
+def test_data_embed_fills_the_cache_for_a_dataset_once(tiny_folder, tmp_path):
+    from stickgen.dataset import DatasetWriter
+    from stickgen.motion import Motion
+
+    writer = DatasetWriter(tmp_path / "ds", source={"test": True}, seed=0)
+    for i in range(6):
+        writer.add(Motion(np.zeros((3, 16, 2)), texts=[f"a person waves {i}", "someone jumps"]))
+    writer.finalize()
+    command = ["data", "embed", str(tmp_path / "ds"), "--encoder", str(tiny_folder)]
+    done = subprocess.run(
+        [sys.executable, "-m", "stickgen", *command], capture_output=True, text=True, env=os.environ.copy()
+    )
+    assert done.returncode == 0, done.stderr
+    assert "7 descriptions embedded" in done.stderr
+    code = (
+        "from stickgen.text import TextEncoder;"
+        f"e = TextEncoder({str(tiny_folder)!r});"
+        "e.encode(['a person waves 3', 'someone jumps']);"
+        "print(e.load_count)"
+    )
+    assert _run_python(code).strip() == "0"  # every description is in the cache: no model load
