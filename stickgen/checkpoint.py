@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,7 +30,7 @@ from safetensors.torch import load_file, save_file
 from stickgen import __version__
 from stickgen.config import from_dict, load_yaml_config, to_dict
 from stickgen.errors import StickgenError
-from stickgen.files import umask
+from stickgen.files import atomic_folder
 from stickgen.model import FEATURE_DIM, ModelConfig, StickFigureTransformer, parameter_counts, parameter_table
 
 FORMAT = "stickgen-checkpoint"
@@ -154,21 +152,6 @@ def model_card(
     return card
 
 
-def _swap_in(new: Path, folder: Path) -> None:
-    """Rename the finished folder `new` onto `folder`, keeping an existing `folder` until that succeeded."""
-    if not folder.exists():
-        os.replace(new, folder)
-        return
-    old = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", suffix=".old", dir=folder.parent))
-    os.replace(folder, old)  # onto the empty placeholder directory
-    try:
-        os.replace(new, folder)
-    except BaseException:
-        os.replace(old, folder)
-        raise
-    shutil.rmtree(old, ignore_errors=True)
-
-
 def save_checkpoint(
     folder: str | os.PathLike,
     model: StickFigureTransformer,
@@ -197,21 +180,7 @@ def save_checkpoint(
         )
     mean, std = _check_statistics(norm_mean, norm_std, "save_checkpoint")
     training = dict(training or {})
-    if folder.exists() and not folder.is_dir():
-        raise StickgenError(
-            f"Cannot save a checkpoint to {folder}: it is a file, and a checkpoint is a folder."
-        )
-    if folder.is_dir() and any(folder.iterdir()) and not (folder / CONFIG_FILE).is_file():
-        raise StickgenError(
-            f"Folder {folder} exists and is not a stickgen checkpoint; choose another folder."
-        )
-    try:
-        folder.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", suffix=".tmp", dir=folder.parent))
-        os.chmod(tmp, 0o777 & ~umask())  # mkdtemp makes it private; a checkpoint is shared like any folder
-    except OSError as e:
-        raise StickgenError(f"Cannot write the checkpoint folder {folder}: {e.strerror or e}.") from None
-    try:
+    with atomic_folder(folder, marker=CONFIG_FILE, kind="checkpoint") as tmp:
         meta = {
             "format": FORMAT,
             "format_version": FORMAT_VERSION,
@@ -228,10 +197,6 @@ def save_checkpoint(
         (tmp / CARD_FILE).write_text(
             model_card(config, encoder, training, parameters, card), encoding="utf-8"
         )
-        _swap_in(tmp, folder)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
     return folder
 
 

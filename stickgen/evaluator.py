@@ -26,9 +26,7 @@ from __future__ import annotations
 import json
 import math
 import os
-import shutil
 import sys
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,7 +43,7 @@ from stickgen.batches import BucketSampler, ClipBank, collate
 from stickgen.clip_ops import CANONICAL_FPS, resample
 from stickgen.config import from_dict, to_dict
 from stickgen.errors import StickgenError
-from stickgen.files import umask
+from stickgen.files import atomic_folder
 from stickgen.labels import NUM_ACTIONS
 from stickgen.metrics import r_precision
 from stickgen.motion import Motion
@@ -494,19 +492,7 @@ def save_evaluator(evaluator: Evaluator, folder: str | os.PathLike) -> Path:
     from safetensors.torch import save_file
 
     folder = Path(folder)
-    if folder.exists() and not folder.is_dir():
-        raise StickgenError(
-            f"Cannot save the evaluator to {folder}: it is a file, and an evaluator is a folder."
-        )
-    if folder.is_dir() and any(folder.iterdir()) and not (folder / WEIGHTS_FILE).is_file():
-        raise StickgenError(f"Folder {folder} exists and is not a stickgen evaluator; choose another folder.")
-    try:
-        folder.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", suffix=".tmp", dir=folder.parent))
-        os.chmod(tmp, 0o777 & ~umask())
-    except OSError as e:
-        raise StickgenError(f"Cannot write the evaluator folder {folder}: {e.strerror or e}.") from None
-    try:
+    with atomic_folder(folder, marker=WEIGHTS_FILE, kind="evaluator") as tmp:
         meta = {
             "format": FORMAT,
             "format_version": FORMAT_VERSION,
@@ -520,16 +506,6 @@ def save_evaluator(evaluator: Evaluator, folder: str | os.PathLike) -> Path:
         weights = {k: v.detach().cpu().contiguous() for k, v in evaluator.net.state_dict().items()}
         save_file(weights, tmp / WEIGHTS_FILE)
         (tmp / CARD_FILE).write_text(evaluator_card(evaluator), encoding="utf-8")
-        if folder.exists():
-            old = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", suffix=".old", dir=folder.parent))
-            os.replace(folder, old)
-            os.replace(tmp, folder)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            os.replace(tmp, folder)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
     return folder
 
 

@@ -2,13 +2,15 @@
 
 Every writer in stickgen goes through `atomic_path`: it yields a temporary path in the destination's
 folder (so the final rename stays on one filesystem), and renames it onto the destination only when
-the block finishes without an exception. On error the temporary file is removed.
+the block finishes without an exception. On error the temporary file is removed. `atomic_folder` does
+the same for a folder of files (a checkpoint, an evaluator).
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -73,3 +75,41 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> Path:
 def atomic_write_text(path: str | os.PathLike, text: str) -> Path:
     """Write UTF-8 `text` to `path` atomically and return the path."""
     return atomic_write_bytes(path, text.encode("utf-8"))
+
+
+@contextlib.contextmanager
+def atomic_folder(folder: str | os.PathLike, *, marker: str, kind: str) -> Iterator[Path]:
+    """Yield an empty temporary folder beside `folder`; on success it replaces `folder`.
+
+    An existing `folder` is kept until the new one is in place, so a failure at any point leaves
+    either the old folder or the new one, never a mixture. `marker` is a file every folder of this
+    `kind` holds ("config.json"): an existing, non-empty folder without it is refused, so another
+    folder is never overwritten.
+    """
+    folder = Path(folder)
+    if folder.exists() and not folder.is_dir():
+        raise StickgenError(f"Cannot save the {kind} to {folder}: it is a file, and a {kind} is a folder.")
+    if folder.is_dir() and any(folder.iterdir()) and not (folder / marker).is_file():
+        raise StickgenError(f"Folder {folder} exists and is not a stickgen {kind}; choose another folder.")
+    try:
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", suffix=".tmp", dir=folder.parent))
+        os.chmod(tmp, 0o777 & ~umask())  # mkdtemp makes it private; give it a plain folder's mode
+    except OSError as e:
+        raise StickgenError(f"Cannot write the {kind} folder {folder}: {e.strerror or e}.") from None
+    try:
+        yield tmp
+        if folder.exists():
+            old = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", suffix=".old", dir=folder.parent))
+            os.replace(folder, old)  # onto the empty placeholder folder
+            try:
+                os.replace(tmp, folder)
+            except BaseException:
+                os.replace(old, folder)
+                raise
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.replace(tmp, folder)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
