@@ -106,7 +106,7 @@ def test_environment_and_duration_from_text():
     assert default_seconds("a person walks forward") == 5.0
     assert default_seconds("a person walks, then jumps, then sits down") == 10.0
     assert default_seconds("a person jumps on the moon") == 7.4  # flights last 2.46 times as long
-    assert default_seconds("a person waves underwater") == 7.5  # low net gravity: the stretch is capped at 2.5
+    assert default_seconds("a person waves underwater") == 7.5  # low net gravity: stretch capped at 2.5
 
 
 def test_output_paths(tmp_path):

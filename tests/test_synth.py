@@ -22,6 +22,7 @@ from stickgen.synth.checks import (
 from stickgen.synth.physics import World, ballistic, flight_time
 from stickgen.synth.sampler import MAX_FRAMES, ClipPlan, plan_clip, sample_clip, synthesize
 from stickgen.synth.text import gerund, third_person
+from tests.synth_helpers import word_pattern
 
 
 @pytest.fixture(scope="module")
@@ -86,18 +87,12 @@ def test_the_same_seed_gives_the_same_clip_and_another_seed_another():
     assert not (a.joints.shape == c.joints.shape and np.allclose(a.joints, c.joints))
 
 
-def _word_pattern(phrase: str) -> str:
-    forms = {phrase, third_person(phrase), gerund(phrase)}
-    escaped = [re.escape(f).replace("itself", r"\w+").replace("its", r"\w+") for f in forms]
-    return "|".join(rf"\b{f}\b" for f in escaped)
-
-
 def test_descriptions_use_each_actions_words(clips):
     for m in clips:
         for text in m.texts:
             for action in m.source["actions"]:
                 spec = ACTION_BY_NAME[action["name"]]
-                pattern = "|".join(_word_pattern(w) for w in spec.words)
+                pattern = word_pattern(spec.words)
                 assert re.search(pattern, text.lower()), (action["name"], text)
 
 

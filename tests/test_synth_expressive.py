@@ -13,10 +13,7 @@ from stickgen.labels import ENVIRONMENT_NAMES, action_id, environment
 from stickgen.synth.actions import ACTION_BY_NAME, expressive
 from stickgen.synth.body import sample_body
 from stickgen.synth.checks import (
-    BONE_CV_MAX,
     FLIGHT_TOLERANCE,
-    FLOOR_MIN,
-    SLIDE_SHARE_MAX,
     check_clip,
     flight_errors,
     summarize,
@@ -26,7 +23,7 @@ from stickgen.synth.kinematics import forward_kinematics
 from stickgen.synth.physics import World
 from stickgen.synth.sampler import ClipPlan, synthesize
 from stickgen.synth.style import STYLES, style
-from stickgen.synth.text import gerund, third_person
+from tests.synth_helpers import assert_physical, word_pattern
 
 ACTIONS = tuple(spec.name for spec in expressive.SPECS)
 WRISTS = [J["l_wrist"], J["r_wrist"]]
@@ -42,13 +39,6 @@ def _plans(action: str, count: int) -> list[ClipPlan]:
                  start_state="stand", camera="follow", texts=4)
         for k in range(count)
     ]  # fmt: skip
-
-
-def _word_pattern(words: tuple[str, ...]) -> str:
-    """Any of the phrases, conjugated or not, with any pronoun for "its" and "itself"."""
-    forms = {f for w in words for f in (w, third_person(w), gerund(w))}
-    escaped = (re.escape(f).replace("itself", r"\w+").replace("its", r"\w+") for f in forms)
-    return "|".join(rf"\b{f}\b" for f in escaped)
 
 
 @pytest.fixture(scope="module")
@@ -90,17 +80,13 @@ def test_the_family_declares_its_ten_actions():
 
 @pytest.mark.parametrize("action", ACTIONS)
 def test_expressive_actions_are_physical_everywhere(clips, action):
-    report = summarize([check_clip(m) for m in clips[action]])
-    assert report.bone_cv < BONE_CV_MAX
-    assert report.min_y >= FLOOR_MIN
-    assert report.contact_frames > 0 and report.slide_share < SLIDE_SHARE_MAX
-    assert report.passed, report.failures
+    assert_physical(clips[action])
 
 
 @pytest.mark.parametrize("action", ACTIONS)
 def test_expressive_actions_are_described_and_labelled(clips, action):
     spec = ACTION_BY_NAME[action]
-    pattern = _word_pattern(spec.words)
+    pattern = word_pattern(spec.words)
     for m in clips[action]:
         assert (m.actions == spec.id).all()
         assert m.source["actions"][0]["name"] == action

@@ -12,14 +12,14 @@ from stickgen.figure import J
 from stickgen.labels import ENVIRONMENT_NAMES, environment
 from stickgen.synth.actions import ACTION_BY_NAME, floor
 from stickgen.synth.body import sample_body
-from stickgen.synth.checks import BONE_CV_MAX, FLOOR_MIN, SLIDE_SHARE_MAX, check_clip, summarize
+from stickgen.synth.checks import check_clip, summarize
 from stickgen.synth.context import ActionContext
 from stickgen.synth.kinematics import Track, forward_kinematics
 from stickgen.synth.physics import World
 from stickgen.synth.sampler import ClipPlan, synthesize
 from stickgen.synth.style import STYLES, style
-from stickgen.synth.text import gerund, third_person
 from stickgen.synth.transitions import chain
+from tests.synth_helpers import assert_physical, word_pattern
 
 ACTIONS = tuple(spec.name for spec in floor.SPECS)
 # Every posture get_up and sit_up may start from, including the mirrored ones a roll leaves.
@@ -41,13 +41,6 @@ def _plans(action: str, count: int) -> list[ClipPlan]:
     ]  # fmt: skip
 
 
-def _word_pattern(words: tuple[str, ...]) -> str:
-    """Any of the phrases, conjugated or not, with any pronoun for "its" and "itself"."""
-    forms = {f for w in words for f in (w, third_person(w), gerund(w))}
-    escaped = (re.escape(f).replace("itself", r"\w+").replace("its", r"\w+") for f in forms)
-    return "|".join(rf"\b{f}\b" for f in escaped)
-
-
 @pytest.fixture(scope="module")
 def clips():
     return {action: [synthesize(p) for p in _plans(action, 16)] for action in ACTIONS}
@@ -55,17 +48,13 @@ def clips():
 
 @pytest.mark.parametrize("action", ACTIONS)
 def test_floor_actions_are_physical_everywhere(clips, action):
-    report = summarize([check_clip(m) for m in clips[action]])
-    assert report.bone_cv < BONE_CV_MAX
-    assert report.min_y >= FLOOR_MIN
-    assert report.contact_frames > 0 and report.slide_share < SLIDE_SHARE_MAX
-    assert report.passed, report.failures
+    assert_physical(clips[action])
 
 
 @pytest.mark.parametrize("action", ACTIONS)
 def test_floor_actions_are_described_and_labelled(clips, action):
     spec = ACTION_BY_NAME[action]
-    pattern = _word_pattern(spec.words)
+    pattern = word_pattern(spec.words)
     for m in clips[action]:
         assert (m.actions == spec.id).all()
         assert m.source["actions"][0]["name"] == action

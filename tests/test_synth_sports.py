@@ -23,7 +23,8 @@ from stickgen.synth.checks import (
 )
 from stickgen.synth.sampler import ClipPlan, synthesize
 from stickgen.synth.style import STYLES
-from stickgen.synth.text import gerund, third_person
+from stickgen.synth.text import gerund
+from tests.synth_helpers import word_pattern
 
 NAMES = [spec.name for spec in SPECS]
 STYLE_NAMES = [s.name for s in STYLES]
@@ -50,12 +51,6 @@ def _variety(action: str, count: int, offset: int = 0) -> list:
     return clips
 
 
-def _word_pattern(words: tuple[str, ...]) -> re.Pattern:
-    forms = {form for w in words for form in (w, third_person(w), gerund(w))}
-    escaped = [re.escape(f).replace("itself", r"\w+").replace("its", r"\w+") for f in forms]
-    return re.compile("|".join(rf"\b{f}\b" for f in escaped))
-
-
 def _assert_physical(clips):
     report = summarize([check_clip(m) for m in clips])
     assert report.bone_cv < BONE_CV_MAX
@@ -70,12 +65,12 @@ def test_each_action_is_physical_labelled_and_named_in_every_environment(action)
     spec = ACTION_BY_NAME[action]
     clips = _variety(action, 16)
     _assert_physical(clips)
-    pattern = _word_pattern(spec.words)
+    pattern = word_pattern(spec.words)
     for m in clips:
         assert (m.actions == spec.id).all()
         assert m.source["actions"][0]["name"] == action
         for text in m.texts:
-            assert pattern.search(text.lower()), (action, text)
+            assert re.search(pattern, text.lower()), (action, text)
         # It starts and ends standing on both feet (the next action of a chain starts from there);
         # in zero gravity the sampler lets the whole clip drift off the floor.
         if m.environment[7] == 0:

@@ -15,9 +15,6 @@ from stickgen.synth.actions import ACTION_BY_NAME, stepping
 from stickgen.synth.actions.floor import lying_pose
 from stickgen.synth.body import sample_body
 from stickgen.synth.checks import (
-    BONE_CV_MAX,
-    FLOOR_MIN,
-    SLIDE_SHARE_MAX,
     check_clip,
     flight_errors,
     summarize,
@@ -26,7 +23,7 @@ from stickgen.synth.context import ActionContext
 from stickgen.synth.physics import World
 from stickgen.synth.sampler import ClipPlan, synthesize
 from stickgen.synth.style import STYLES, style
-from stickgen.synth.text import gerund, third_person
+from tests.synth_helpers import assert_physical, word_pattern
 
 ACTIONS = tuple(spec.name for spec in stepping.SPECS)
 ANKLES = [J["l_ankle"], J["r_ankle"]]
@@ -60,13 +57,6 @@ def _plans(action: str, count: int) -> list[ClipPlan]:
     return plans
 
 
-def _word_pattern(words: tuple[str, ...]) -> str:
-    """Any of the phrases, conjugated or not, with any pronoun for "its"."""
-    forms = {f for w in words for f in (w, third_person(w), gerund(w))}
-    escaped = (re.escape(f).replace("its", r"\w+") for f in forms)
-    return "|".join(rf"\b{f}\b" for f in escaped)
-
-
 def _context(action: str, env: str = "earth", seed: int = 0, seconds: float = 4.0, max_frames: int = 250):
     spec = ACTION_BY_NAME[action]
     rng = np.random.default_rng(seed)
@@ -87,17 +77,13 @@ def clips():
 
 @pytest.mark.parametrize("action", ACTIONS)
 def test_actions_are_physical_everywhere(clips, action):
-    report = summarize([check_clip(m) for m in clips[action]])
-    assert report.bone_cv < BONE_CV_MAX
-    assert report.min_y >= FLOOR_MIN
-    assert report.contact_frames > 0 and report.slide_share < SLIDE_SHARE_MAX
-    assert report.passed, report.failures
+    assert_physical(clips[action])
 
 
 @pytest.mark.parametrize("action", ACTIONS)
 def test_actions_are_described_and_labelled(clips, action):
     spec = ACTION_BY_NAME[action]
-    pattern = _word_pattern(spec.words)
+    pattern = word_pattern(spec.words)
     for m in clips[action]:
         assert (m.actions == spec.id).all()
         assert m.source["actions"][0]["name"] == action

@@ -1,0 +1,22 @@
+"""Helpers shared by the synthesizer's test modules."""
+
+import re
+
+from stickgen.synth.checks import BONE_CV_MAX, FLOOR_MIN, SLIDE_SHARE_MAX, check_clip, summarize
+from stickgen.synth.text import gerund, third_person
+
+
+def word_pattern(words: tuple[str, ...]) -> str:
+    """A regex for any of the verb phrases, conjugated or not, with any pronoun for "its"/"itself"."""
+    forms = {f for w in words for f in (w, third_person(w), gerund(w))}
+    escaped = (re.escape(f).replace("itself", r"\w+").replace("its", r"\w+") for f in forms)
+    return "|".join(rf"\b{f}\b" for f in escaped)
+
+
+def assert_physical(motions) -> None:
+    """Every physical check of the issue holds over `motions`, and some feet were on the floor."""
+    report = summarize([check_clip(m) for m in motions])
+    assert report.bone_cv < BONE_CV_MAX
+    assert report.min_y >= FLOOR_MIN
+    assert report.contact_frames > 0 and report.slide_share < SLIDE_SHARE_MAX
+    assert report.passed, report.failures
