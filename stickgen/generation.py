@@ -6,13 +6,17 @@
   by evaluation; it takes a model and its normalisation statistics.
 
 Decisions where DESIGN is silent:
-- the duration defaults to 3 s, 5 s when the prompt names a travelling action, plus 3 s per chained
-  part ("then", "after that"), longer in slow environments (a jump on the moon flies 2.5 times as
-  long), at most 10 s;
+- the duration defaults to 3 s, 5 s when the prompt names a travelling action or a change of posture
+  (sitting down, getting up), plus 3 s per chained part ("then", "after that"), longer in slow
+  environments (a jump on the moon flies 2.5 times as long), at most 10 s;
 - the environment comes from the text, as the model learned it; `environment=` adds a place phrase
   ("on the moon") to a prompt that names no place;
 - the pelvis's horizontal path is the integral of the predicted horizontal velocity
   (`horizontal_from_velocity`); its height is the predicted position;
+- when the prompt names actions of the synthesizer's vocabulary ("sits down", "waving") and no
+  `actions=` timeline is given, the model is also conditioned on them, as a per-frame action timeline
+  split evenly between them in the order named (`timeline_from_text`); a prompt without known action
+  words is generated from its text alone;
 - `camera=` sets the camera track of the result (the synthesizer's camera modes, fitted to the
   generated motion); the model's own camera condition is left null.
 """
@@ -34,7 +38,7 @@ from stickgen.postprocess import clean_up
 from stickgen.sampling import Solver, sample
 
 FPS = 25.0
-BUNDLED_MODEL = "stickgen-small"
+BUNDLED_MODEL = "stickgen-tiny"
 
 
 def generate_motions(
@@ -134,7 +138,10 @@ _PLACE_WORDS = (
     ("wind", ("wind", "gale", "storm")),
 )
 _CHAIN_WORDS = (" then ", " after that", " afterwards", " before ", " and finally", " followed by ")
-_LONG_WORDS = ("walk", "run", "jog", "sprint", "march", "crawl", "swim", "dance", "skip", "limp", "stroll")
+# Actions that take longer than a jump or a gesture: travelling, and changes of posture.
+_LONG_WORDS = ("walk", "run", "jog", "sprint", "march", "crawl", "swim", "dance", "skip", "limp", "stroll",
+               "sit", "lie down", "lies down", "lying down", "kneel", "get up", "gets up", "stand up",
+               "stands up", "fall")  # fmt: skip
 
 
 def default_checkpoint() -> Path:
@@ -180,7 +187,8 @@ PLACE_PHRASES = {
 
 
 def default_seconds(prompt: str) -> float:
-    """A duration suited to the prompt: 3 s, 5 s for travelling actions, +3 s for each chained part,
+    """A duration suited to the prompt: 3 s, 5 s for travelling actions and changes of posture (sitting
+    down, getting up), +3 s for each chained part,
     stretched in slow environments (their time scale, and on the moon or mars the longer flights of
     lower gravity), at most 10 s."""
     from stickgen.labels import environment
@@ -216,6 +224,43 @@ def parse_action_timeline(spec: str, fps: float = FPS) -> np.ndarray:
     timeline = np.full(frames, -1, dtype=np.int64)
     for action, a, b in spans:
         timeline[int(round(a * fps)) : int(round(b * fps))] = action
+    return timeline
+
+
+def actions_in_text(prompt: str) -> list[int]:
+    """The actions a prompt names, in the order it names them: the longest known verb phrase wins.
+
+    The vocabulary is the synthesizer's: every action's verb phrases in their base, third-person and
+    -ing forms ("sits down", "sitting down"), with any pronoun for "its". [] when none matches.
+    """
+    from stickgen.synth.actions import ACTION_SPECS
+    from stickgen.synth.text import gerund, third_person
+
+    text = f" {re.sub(r'[^a-z ]+', ' ', prompt.lower())} "
+    phrases = []
+    for spec in ACTION_SPECS:
+        for words in spec.words:
+            for form in {words, third_person(words), gerund(words)}:
+                pattern = re.sub(r"\bits(elf)?\b", r"\\w+", re.escape(form))
+                phrases.append((len(form), spec.id, re.compile(rf" {pattern} ")))
+    found: list[tuple[int, int, int]] = []  # (start, end, action)
+    for _, action, pattern in sorted(phrases, key=lambda p: -p[0]):
+        for match in pattern.finditer(text):
+            a, b = match.start(), match.end()
+            if all(b <= s or a >= e for s, e, _ in found):
+                found.append((a, b, action))
+    return [action for _, _, action in sorted(found)]
+
+
+def timeline_from_text(prompt: str, frames: int) -> np.ndarray | None:
+    """A per-frame action timeline (frames,) splitting the clip evenly between the named actions."""
+    actions = actions_in_text(prompt)
+    if not actions:
+        return None
+    bounds = np.linspace(0, frames, len(actions) + 1).round().astype(int)
+    timeline = np.empty(frames, dtype=np.int64)
+    for action, a, b in zip(actions, bounds[:-1], bounds[1:], strict=True):
+        timeline[a:b] = action
     return timeline
 
 
@@ -276,9 +321,11 @@ def generate_batch(
         raise StickgenError(
             f"--seconds must be between {MIN_SECONDS:g} and {MAX_SECONDS:g}, not {seconds:g}."
         )
+    frames = int(round(seconds * FPS))
     if timeline is not None:
-        frames = int(round(seconds * FPS))
         timeline = np.concatenate([timeline, np.full(max(0, frames - len(timeline)), -1)])[:frames]
+    else:
+        timeline = timeline_from_text(prompt, frames)
     ckpt = load_generator_checkpoint(checkpoint, device)
     mean, std = ckpt.norm_mean.cpu().numpy(), ckpt.norm_std.cpu().numpy()
     motions = generate_motions(

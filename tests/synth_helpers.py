@@ -9,7 +9,7 @@ from stickgen.synth.text import gerund, third_person
 def word_pattern(words: tuple[str, ...]) -> str:
     """A regex for any of the verb phrases, conjugated or not, with any pronoun for "its"/"itself"."""
     forms = {f for w in words for f in (w, third_person(w), gerund(w))}
-    escaped = (re.escape(f).replace("itself", r"\w+").replace("its", r"\w+") for f in forms)
+    escaped = (re.sub(r"\bits(elf)?\b", r"\\w+", re.escape(f)) for f in forms)
     return "|".join(rf"\b{f}\b" for f in escaped)
 
 

@@ -6,10 +6,12 @@ import pytest
 from stickgen import figure as fg
 from stickgen.errors import StickgenError
 from stickgen.generation import (
+    actions_in_text,
     default_seconds,
     environment_from_text,
     output_paths,
     parse_action_timeline,
+    timeline_from_text,
     with_environment,
 )
 from stickgen.labels import action_id
@@ -115,3 +117,15 @@ def test_output_paths(tmp_path):
     assert output_paths("x", tmp_path / "out.npz", 2) == [tmp_path / "out-1.npz", tmp_path / "out-2.npz"]
     with pytest.raises(StickgenError, match="unknown suffix"):
         output_paths("x", tmp_path / "out.txt", 1)
+
+
+def test_actions_named_in_a_prompt():
+    wave_then_sit = [action_id("wave"), action_id("sit_down")]
+    assert actions_in_text("a kid waves at someone, then sits down") == wave_then_sit
+    assert actions_in_text("a woman waves her hand") == [action_id("wave")]
+    assert actions_in_text("someone waits") == [action_id("idle")]  # "waits" is not "waves"
+    assert actions_in_text("the figure does jumping jacks") == [action_id("jumping_jacks")]
+    assert actions_in_text("hello there") == []
+    timeline = timeline_from_text("someone runs, then jumps", 50)
+    assert (timeline[:25] == action_id("run")).all() and (timeline[25:] == action_id("jump")).all()
+    assert timeline_from_text("hello there", 50) is None
