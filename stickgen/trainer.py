@@ -190,7 +190,7 @@ class _Ema:
                 self.shadow[k].copy_(v)
 
 
-def _validation_loss(
+def validation_loss(
     model: torch.nn.Module, data: TrainingData, config: TrainConfig, device: torch.device
 ) -> float:
     """Mean total loss over fixed validation batches, with fixed noise and no condition dropout."""
@@ -283,7 +283,7 @@ def train(
     window = _Window()
 
     def checkpoint() -> Path:
-        val = _validation_loss(_ema_model(model_config, state.ema, device), data, config, device)
+        val = validation_loss(_ema_model(model_config, state.ema, device), data, config, device)
         improved = val < state.best
         folder = _save(out, state, data, config, val)
         if improved:
@@ -339,7 +339,7 @@ def train(
                 last_folder = checkpoint()
             elif state.step % config.val_every == 0:
                 ema_model = _ema_model(model_config, state.ema, device)
-                log.validation(state.step, _validation_loss(ema_model, data, config, device))
+                log.validation(state.step, validation_loss(ema_model, data, config, device))
             if config.sample_prompts and config.sample_every and state.step % config.sample_every == 0:
                 _write_samples(out, model_config, state.ema, data, config, state.step, device)
     except KeyboardInterrupt:

@@ -2,6 +2,8 @@
 
 import os
 import socket
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -196,3 +198,79 @@ def test_ddp_two_gloo_processes_match_one_process(tmp_path):
     for a, b in zip(rank0, parameters(single.model), strict=True):
         torch.testing.assert_close(a, b, rtol=1e-4, atol=1e-6)
     assert (tmp_path / "ddp" / "latest").exists()  # rank 0 wrote the checkpoints
+
+
+def synth_data(clips: int = 48) -> TrainingData:
+    """A small dataset from the synthesizer, with random unit text embeddings."""
+    from stickgen.synth.sampler import sample_clip
+
+    motions = [sample_clip(0, i) for i in range(clips)]
+    rng = np.random.default_rng(0)
+    table = rng.normal(size=(clips, TEXT_DIM)).astype(np.float32)
+    table /= np.linalg.norm(table, axis=1, keepdims=True)
+    bank = ClipBank.from_motions(motions, [[i] for i in range(clips)], table)
+    feats = np.concatenate([c.features for c in bank.clips])
+    return TrainingData(
+        train=bank, val=bank, mean=feats.mean(0), std=np.maximum(feats.std(0), 1e-3),
+        encoder={"name": "test-encoder", "id": "sha256:test", "dim": TEXT_DIM}, description="synth clips",
+    )  # fmt: skip
+
+
+@pytest.mark.slow
+def test_a_tiny_model_lowers_validation_loss_threefold(tmp_path):
+    from stickgen.model import StickFigureTransformer
+    from stickgen.trainer import validation_loss
+
+    data = synth_data()
+    config = tiny_config(
+        300, model=ModelConfig(d_model=64, n_layers=2, n_heads=4, text_dim=TEXT_DIM), batch_size=8,
+        checkpoint_every=300, optim=OptimConfig(lr=2e-3, warmup_steps=20), ema_decay=0.99,
+    )  # fmt: skip
+    torch.manual_seed(config.seed)
+    before = validation_loss(StickFigureTransformer(config.model), data, config, torch.device("cpu"))
+    result = train(config, data, tmp_path / "run", progress=False)
+    after = validation_loss(load_checkpoint(result.checkpoint).model, data, config, torch.device("cpu"))
+    assert after * 3 <= before, (before, after)
+
+
+def run_cli(*args: str, cwd) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "stickgen", *args], capture_output=True, text=True, cwd=cwd, timeout=300
+    )
+
+
+def assert_one_sentence(result: subprocess.CompletedProcess) -> None:
+    """Exit ≠ 0, no traceback, and the error is one sentence (after any progress lines)."""
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert result.returncode != 0 and "Traceback" not in result.stderr, result.stderr
+    assert lines[-1].startswith("stickgen: error: ") and lines[-1].endswith("."), result.stderr
+    assert sum(line.startswith("stickgen: error: ") for line in lines) == 1
+
+
+def test_train_cli_bad_input_is_one_sentence(tmp_path):
+    config = tmp_path / "config.yaml"
+    config.write_text("model: {d_model: 32, n_layers: 2, n_heads: 4}\nsteps: 2\nbatch_size: 2\n")
+    missing = run_cli(
+        "train", "--config", str(config), "--data", "no-such-dataset", "--out", "run", cwd=tmp_path
+    )
+    assert_one_sentence(missing)
+    assert "No dataset folder" in missing.stderr
+    bad_key = tmp_path / "bad.yaml"
+    bad_key.write_text("model: {d_model: 32, n_layers: 2, n_heads: 4}\nstepz: 2\n")
+    unknown = run_cli(
+        "train", "--config", str(bad_key), "--data", "no-such-dataset", "--out", "run", cwd=tmp_path
+    )
+    assert_one_sentence(unknown)
+    assert "Unknown key stepz" in unknown.stderr
+    other = tmp_path / "other-run"
+    other.mkdir()
+    (other / "config.yaml").write_text("train: {steps: 1}\ndata: somewhere\n")
+    (other / "notes.txt").write_text("x")
+    from stickgen.synth.build import synthesize_dataset
+
+    synthesize_dataset(tmp_path / "ds", clips=24, seed=0, workers=1)
+    holds = run_cli(
+        "train", "--config", str(config), "--data", str(tmp_path / "ds"), "--out", str(other), cwd=tmp_path
+    )
+    assert_one_sentence(holds)
+    assert "holds another run" in holds.stderr
