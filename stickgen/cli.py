@@ -192,10 +192,15 @@ def eval_train_evaluator(
 @eval_app.command("run")
 def eval_run(
     data: Annotated[Path, typer.Option(help="A dataset folder; its test split is used.", show_default=False)],
-    evaluator: Annotated[
-        Path, typer.Option(help="An evaluator folder (eval train-evaluator).", show_default=False)
-    ],
     out: Annotated[Path, typer.Option(help="The report folder to write.", show_default=False)],
+    evaluator: Annotated[
+        Path | None,
+        typer.Option(
+            help="An evaluator folder (eval train-evaluator) (default: the bundled one, trained on the "
+            "default dataset with all-MiniLM-L6-v2).",
+            show_default=False,
+        ),
+    ] = None,
     checkpoint: Annotated[
         Path | None,
         typer.Option(help="A checkpoint folder (default: the bundled model).", show_default=False),
@@ -217,6 +222,10 @@ def eval_run(
         seeds=seeds, steps=steps, guidance=guidance, max_clips=max_clips, mm_texts=mm_texts,
         mm_repeats=mm_repeats, device=device,
     )  # fmt: skip
+    if evaluator is None:
+        from stickgen.files import bundled_asset
+
+        evaluator = bundled_asset("evaluator-minilm", "evaluator.safetensors")
     paths = run_evaluation(
         checkpoint, data, evaluator, out, options=options, progress=lambda m: typer.echo(m, err=True)
     )

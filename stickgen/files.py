@@ -113,3 +113,13 @@ def atomic_folder(folder: str | os.PathLike, *, marker: str, kind: str) -> Itera
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+
+
+def bundled_asset(name: str, marker: str) -> Path:
+    """A folder shipped with stickgen (`assets/NAME`): inside the installed package, or in the source
+    tree. `marker` is a file the folder must hold; a missing asset is one `StickgenError` sentence."""
+    here = Path(__file__).resolve().parent
+    for folder in (here / "assets" / name, here.parent / "assets" / name):
+        if (folder / marker).is_file():
+            return folder
+    raise StickgenError(f"The bundled {name} is missing from this installation; reinstall stickgen.")

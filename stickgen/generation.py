@@ -145,15 +145,10 @@ _LONG_WORDS = ("walk", "run", "jog", "sprint", "march", "crawl", "swim", "dance"
 
 
 def default_checkpoint() -> Path:
-    """The bundled model: inside the installed package, or in the source tree's assets/ folder."""
-    here = Path(__file__).resolve().parent
-    for folder in (here / "assets" / BUNDLED_MODEL, here.parent / "assets" / BUNDLED_MODEL):
-        if (folder / "config.json").is_file():
-            return folder
-    raise StickgenError(
-        f"The bundled model {BUNDLED_MODEL} is missing from this installation; reinstall stickgen or pass "
-        "--checkpoint DIR."
-    )
+    """The bundled model's checkpoint folder."""
+    from stickgen.files import bundled_asset
+
+    return bundled_asset(BUNDLED_MODEL, "config.json")
 
 
 def environment_from_text(prompt: str) -> str:
