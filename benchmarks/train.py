@@ -16,7 +16,7 @@ import tempfile
 import numpy as np
 import torch
 
-from stickgen.batches import ClipBank, TrainingData
+from stickgen.batches import TrainingData, in_memory_training_data
 from stickgen.config import load_yaml_config
 from stickgen.model import ModelConfig
 from stickgen.synth.sampler import sample_clip
@@ -28,12 +28,8 @@ def clip_bank(clips: int, text_dim: int = 384) -> TrainingData:
     rng = np.random.default_rng(0)
     table = rng.normal(size=(clips, text_dim)).astype(np.float32)
     table /= np.linalg.norm(table, axis=1, keepdims=True)
-    bank = ClipBank.from_motions(motions, [[i] for i in range(clips)], table)
-    feats = np.concatenate([c.features for c in bank.clips])
-    return TrainingData(
-        train=bank, val=bank, mean=feats.mean(0), std=np.maximum(feats.std(0), 1e-3),
-        encoder={"name": "benchmark", "id": "random", "dim": text_dim}, description="benchmark clips",
-    )  # fmt: skip
+    encoder = {"name": "benchmark", "id": "random", "dim": text_dim}
+    return in_memory_training_data(motions, table, encoder, "benchmark clips")
 
 
 def measure(variant: str, data: TrainingData, steps: int, warmup: int) -> dict:

@@ -216,6 +216,19 @@ class TrainingData:
     description: str  # where the data came from, for the run config and the model card
 
 
+def in_memory_training_data(
+    motions: Sequence[Motion], text_table: np.ndarray, encoder: dict[str, Any], description: str
+) -> TrainingData:
+    """Training data from clips in memory, clip i described by row i of `text_table`; the same clips
+    serve as the validation split and give the statistics (tests, benchmarks, quick experiments)."""
+    bank = ClipBank.from_motions(motions, [[i] for i in range(len(motions))], text_table)
+    feats = np.concatenate([c.features for c in bank.clips])
+    return TrainingData(
+        train=bank, val=bank, mean=feats.mean(axis=0), std=np.maximum(feats.std(axis=0), 1e-3),
+        encoder=encoder, description=description,
+    )  # fmt: skip
+
+
 def load_training_data(path: str | Path, encoder: str, *, progress: bool = True) -> TrainingData:
     """The train and val splits of a dataset folder, with every description embedded by `encoder`."""
     from stickgen.dataset import Dataset

@@ -12,7 +12,7 @@ import torch
 import torch.multiprocessing as mp
 
 from stickgen import checkpoint as ckpt
-from stickgen.batches import ClipBank, TrainingData
+from stickgen.batches import TrainingData, in_memory_training_data
 from stickgen.checkpoint import load_checkpoint
 from stickgen.errors import StickgenError
 from stickgen.model import ModelConfig
@@ -22,21 +22,17 @@ from tests.clips import walking_clip
 TEXT_DIM = 16
 
 
+def unit_rows(n: int) -> np.ndarray:
+    table = np.random.default_rng(0).normal(size=(n, TEXT_DIM)).astype(np.float32)
+    return table / np.linalg.norm(table, axis=1, keepdims=True)
+
+
+ENCODER = {"name": "test-encoder", "id": "sha256:test", "dim": TEXT_DIM}
+
+
 def tiny_data(n: int = 12) -> TrainingData:
     motions = [walking_clip(frames=12 + 3 * i, seed=i, speed=0.4 + 0.1 * i) for i in range(n)]
-    rng = np.random.default_rng(0)
-    table = rng.normal(size=(n, TEXT_DIM)).astype(np.float32)
-    table /= np.linalg.norm(table, axis=1, keepdims=True)
-    bank = ClipBank.from_motions(motions, [[i] for i in range(n)], table)
-    feats = np.concatenate([c.features for c in bank.clips])
-    return TrainingData(
-        train=bank,
-        val=bank,
-        mean=feats.mean(axis=0),
-        std=feats.std(axis=0) + 1e-3,
-        encoder={"name": "test-encoder", "id": "sha256:test", "dim": TEXT_DIM},
-        description="tiny in-memory clips",
-    )
+    return in_memory_training_data(motions, unit_rows(n), ENCODER, "tiny in-memory clips")
 
 
 def tiny_config(steps: int, **changes) -> TrainConfig:
@@ -205,15 +201,7 @@ def synth_data(clips: int = 48) -> TrainingData:
     from stickgen.synth.sampler import sample_clip
 
     motions = [sample_clip(0, i) for i in range(clips)]
-    rng = np.random.default_rng(0)
-    table = rng.normal(size=(clips, TEXT_DIM)).astype(np.float32)
-    table /= np.linalg.norm(table, axis=1, keepdims=True)
-    bank = ClipBank.from_motions(motions, [[i] for i in range(clips)], table)
-    feats = np.concatenate([c.features for c in bank.clips])
-    return TrainingData(
-        train=bank, val=bank, mean=feats.mean(0), std=np.maximum(feats.std(0), 1e-3),
-        encoder={"name": "test-encoder", "id": "sha256:test", "dim": TEXT_DIM}, description="synth clips",
-    )  # fmt: skip
+    return in_memory_training_data(motions, unit_rows(clips), ENCODER, "synth clips")
 
 
 @pytest.mark.slow
