@@ -20,3 +20,16 @@ def assert_physical(motions) -> None:
     assert report.min_y >= FLOOR_MIN
     assert report.contact_frames > 0 and report.slide_share < SLIDE_SHARE_MAX
     assert report.passed, report.failures
+
+
+def assert_described_and_labelled(action: str, motions) -> None:
+    """Clips of one `action`: every frame labelled with it, and every description uses its words."""
+    from stickgen.synth.actions import ACTION_BY_NAME
+
+    spec = ACTION_BY_NAME[action]
+    pattern = word_pattern(spec.words)
+    for m in motions:
+        assert (m.actions == spec.id).all()
+        assert m.source["actions"][0]["name"] == action
+        for text in m.texts:
+            assert re.search(pattern, text.lower()), text

@@ -19,7 +19,7 @@ from stickgen.synth.physics import World
 from stickgen.synth.sampler import ClipPlan, synthesize
 from stickgen.synth.style import STYLES, style
 from stickgen.synth.transitions import chain
-from tests.synth_helpers import assert_physical, word_pattern
+from tests.synth_helpers import assert_described_and_labelled, assert_physical
 
 ACTIONS = tuple(spec.name for spec in floor.SPECS)
 # Every posture get_up and sit_up may start from, including the mirrored ones a roll leaves.
@@ -53,13 +53,7 @@ def test_floor_actions_are_physical_everywhere(clips, action):
 
 @pytest.mark.parametrize("action", ACTIONS)
 def test_floor_actions_are_described_and_labelled(clips, action):
-    spec = ACTION_BY_NAME[action]
-    pattern = word_pattern(spec.words)
-    for m in clips[action]:
-        assert (m.actions == spec.id).all()
-        assert m.source["actions"][0]["name"] == action
-        for text in m.texts:
-            assert re.search(pattern, text.lower()), text
+    assert_described_and_labelled(action, clips[action])
 
 
 def test_manner_phrases_name_the_posture_with_the_subjects_pronoun(clips):

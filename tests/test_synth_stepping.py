@@ -4,8 +4,6 @@ world's gravity, hands and knees on the floor, a ladder, a horizontal swimmer, .
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 import pytest
 
@@ -23,7 +21,7 @@ from stickgen.synth.context import ActionContext
 from stickgen.synth.physics import World
 from stickgen.synth.sampler import ClipPlan, synthesize
 from stickgen.synth.style import STYLES, style
-from tests.synth_helpers import assert_physical, word_pattern
+from tests.synth_helpers import assert_described_and_labelled, assert_physical
 
 ACTIONS = tuple(spec.name for spec in stepping.SPECS)
 ANKLES = [J["l_ankle"], J["r_ankle"]]
@@ -82,13 +80,7 @@ def test_actions_are_physical_everywhere(clips, action):
 
 @pytest.mark.parametrize("action", ACTIONS)
 def test_actions_are_described_and_labelled(clips, action):
-    spec = ACTION_BY_NAME[action]
-    pattern = word_pattern(spec.words)
-    for m in clips[action]:
-        assert (m.actions == spec.id).all()
-        assert m.source["actions"][0]["name"] == action
-        for text in m.texts:
-            assert re.search(pattern, text.lower()), text
+    assert_described_and_labelled(action, clips[action])
 
 
 @pytest.mark.parametrize("action", ACTIONS)
