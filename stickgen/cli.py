@@ -258,6 +258,124 @@ def data_synth(
     typer.echo(path)
 
 
+@data_app.command("import")
+def data_import(
+    fmt: Annotated[
+        str, typer.Argument(metavar="FORMAT", help="bvh, humanml3d, kit or ntu.", show_default=False)
+    ],
+    src: Annotated[
+        Path,
+        typer.Argument(
+            help="A .bvh file or folder; a HumanML3D / KIT-ML root folder; a .skeleton file or folder.",
+            show_default=False,
+        ),
+    ],
+    out: Annotated[
+        Path, typer.Option(help="The dataset folder to write (or to finish).", show_default=False)
+    ],
+    view: Annotated[
+        str,
+        typer.Option(
+            help="Projection: auto (side view of travel, else the plane of most limb "
+            "motion), side or front (docs/data.md)."
+        ),
+    ] = "auto",
+    up: Annotated[
+        str | None,
+        typer.Option(help="The source's up axis: y, z, -y, -z, x or -x (default: y).", show_default=False),
+    ] = None,
+    scale: Annotated[
+        float | None,
+        typer.Option(
+            help="Metres per source unit (default: guessed for BVH, the dataset's own unit otherwise).",
+            show_default=False,
+        ),
+    ] = None,
+    fps: Annotated[
+        float | None,
+        typer.Option(
+            help="The source frame rate, for formats whose files do not say it.", show_default=False
+        ),
+    ] = None,
+    text: Annotated[
+        str | None,
+        typer.Option(help="BVH: the description of files without a sidecar .txt.", show_default=False),
+    ] = None,
+    joint_map: Annotated[
+        Path | None,
+        typer.Option(help="BVH: a YAML joint map for a skeleton the names do not match.", show_default=False),
+    ] = None,
+    min_seconds: Annotated[float, typer.Option(help="Skip clips shorter than this.", min=0.04)] = 1.0,
+    seed: Annotated[int, typer.Option(help="Seed of the train / val / test split.")] = 0,
+    workers: Annotated[
+        int | None, typer.Option(help="Processes (default: all CPU cores).", min=1, show_default=False)
+    ] = None,
+) -> None:
+    """Import real motion data into a dataset; rerunning the same command resumes an interrupted run.
+
+    Files that cannot be imported are skipped; the reasons are in DATASET/import_report.md.
+    """
+    from tqdm import tqdm
+
+    from stickgen.importers import make_source
+    from stickgen.importers.build import import_dataset, summary_lines
+    from stickgen.importers.clips import ClipOptions
+    from stickgen.importers.geometry import VIEWS
+
+    if view not in VIEWS:
+        raise StickgenError(f"Unknown view {view!r}; choose one of: {', '.join(VIEWS)}.")
+    source = make_source(fmt, up=up, scale=scale, fps=fps, text=text, joint_map=joint_map)
+    with tqdm(unit="file", desc=f"import {fmt}", file=sys.stderr) as bar:
+
+        def progress(done: int, total: int) -> None:
+            bar.total = total
+            bar.n = done
+            bar.refresh()
+
+        result = import_dataset(
+            source,
+            src,
+            out,
+            options=ClipOptions(view=view, min_seconds=min_seconds),
+            seed=seed,
+            workers=workers,
+            progress=progress,
+        )
+    for line in summary_lines(result.report):
+        typer.echo(line, err=True)
+    typer.echo(result.path)
+
+
+@data_app.command("merge")
+def data_merge(
+    datasets: Annotated[list[Path], typer.Argument(help="Two or more dataset folders.", show_default=False)],
+    out: Annotated[Path, typer.Option(help="The new dataset folder.", show_default=False)],
+    weights: Annotated[
+        str | None,
+        typer.Option(
+            help="One weight per dataset, e.g. 2,1: how often its training clips appear (default all 1).",
+            show_default=False,
+        ),
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the draws for fractional weights.")] = 0,
+) -> None:
+    """Merge datasets into one; every clip keeps its split and statistics are recomputed (docs/data.md)."""
+    from tqdm import tqdm
+
+    from stickgen.merge import merge_datasets
+
+    parsed = None if weights is None else [w.strip() for w in weights.split(",")]
+    with tqdm(unit="clip", desc="merge", file=sys.stderr) as bar:
+
+        def progress(done: int, total: int) -> None:
+            bar.total = total
+            bar.n = done
+            bar.refresh()
+
+        path = merge_datasets(datasets, out, weights=parsed, seed=seed, progress=progress)
+    typer.echo(path)
+
+
 @data_app.command("stats")
 def data_stats(
     dataset: Annotated[Path, typer.Argument(help="A dataset folder.", show_default=False)],

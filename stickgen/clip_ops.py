@@ -29,13 +29,13 @@ def resample(motion: Motion, fps: float = CANONICAL_FPS) -> Motion:
     # A small tolerance keeps the last frame when span·fps is a whole number up to rounding.
     new_t = np.arange(int(np.floor(span * fps + 1e-9)) + 1) / fps
     flat = motion.joints.reshape(motion.num_frames, -1)  # (T, 32)
-    joints = _interp(old_t, flat, new_t).reshape(-1, *motion.joints.shape[1:])
+    joints = interpolate_frames(old_t, flat, new_t).reshape(-1, *motion.joints.shape[1:])
     nearest = np.clip(np.rint(new_t * motion.fps).astype(np.int64), 0, motion.num_frames - 1)
-    camera = None if motion.camera is None else _interp(old_t, motion.camera, new_t)
+    camera = None if motion.camera is None else interpolate_frames(old_t, motion.camera, new_t)
     return motion.replace(joints=joints, fps=float(fps), actions=motion.actions[nearest], camera=camera)
 
 
-def _interp(old_t: np.ndarray, values: np.ndarray, new_t: np.ndarray) -> np.ndarray:
+def interpolate_frames(old_t: np.ndarray, values: np.ndarray, new_t: np.ndarray) -> np.ndarray:
     """Linear interpolation of (T_old, C) values at new times → (T_new, C)."""
     if len(old_t) == 1:
         return np.repeat(values, len(new_t), axis=0)

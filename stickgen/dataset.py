@@ -69,10 +69,10 @@ def shard_path(root: str | Path, index: int) -> Path:
     return Path(root) / "shards" / f"{index:05d}.npz"
 
 
-def write_shard(root: str | Path, index: int, motions: list[Motion]) -> Path:
-    """Write clips as shard `index` of the dataset at `root` (atomically). All clips must be at 25 fps."""
+def shard_arrays(motions: list[Motion]) -> dict[str, np.ndarray]:
+    """The arrays of a shard holding `motions` (all at 25 fps)."""
     if not motions:
-        raise StickgenError(f"Shard {index} would hold no clips.")
+        raise StickgenError("A shard must hold at least one clip.")
     for m in motions:
         if m.fps != FPS:
             raise StickgenError(
@@ -80,7 +80,7 @@ def write_shard(root: str | Path, index: int, motions: list[Motion]) -> Path:
             )
     lengths = np.array([m.num_frames for m in motions], dtype=np.int64)
     camera = [m.camera if m.camera is not None else np.full((m.num_frames, 3), np.nan) for m in motions]
-    arrays = {
+    return {
         "joints": np.concatenate([m.joints for m in motions]).astype(np.float32),
         "offsets": np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64),
         "actions": np.concatenate([m.actions for m in motions]).astype(np.int16),
@@ -89,6 +89,13 @@ def write_shard(root: str | Path, index: int, motions: list[Motion]) -> Path:
         "texts": np.array(json.dumps([m.texts for m in motions], sort_keys=True)),
         "meta": np.array(json.dumps([m.source for m in motions], sort_keys=True)),
     }
+
+
+def write_shard(root: str | Path, index: int, motions: list[Motion]) -> Path:
+    """Write clips as shard `index` of the dataset at `root` (atomically). All clips must be at 25 fps."""
+    if not motions:
+        raise StickgenError(f"Shard {index} would hold no clips.")
+    arrays = shard_arrays(motions)
     path = shard_path(root, index)
     path.parent.mkdir(parents=True, exist_ok=True)
     return write_npz(path, arrays)
@@ -170,8 +177,18 @@ class DatasetWriter:
         return finalize_dataset(self.path, source=self.source, seed=self.seed, shard_size=self.shard_size)
 
 
-def finalize_dataset(path: str | Path, *, source: dict[str, Any], seed: int, shard_size: int) -> Path:
-    """Read every shard once, then write splits.json, stats.npz and manifest.json (last)."""
+def finalize_dataset(
+    path: str | Path,
+    *,
+    source: dict[str, Any],
+    seed: int,
+    shard_size: int,
+    splits: dict[str, np.ndarray] | None = None,
+) -> Path:
+    """Read every shard once, then write splits.json, stats.npz and manifest.json (last).
+
+    splits: train / val / test clip indices; by default `split_indices(clips, seed)`.
+    """
     path = Path(path)
     files = sorted((path / "shards").glob("[0-9][0-9][0-9][0-9][0-9].npz"))
     if not files:
@@ -186,7 +203,13 @@ def finalize_dataset(path: str | Path, *, source: dict[str, Any], seed: int, sha
         offsets = read_shard(f)["offsets"]
         counts.append((len(offsets) - 1, int(offsets[-1])))
     num_clips = sum(c for c, _ in counts)
-    splits = split_indices(num_clips, seed)
+    if splits is None:
+        splits = split_indices(num_clips, seed)
+    else:
+        splits = {k: np.sort(np.asarray(splits[k], dtype=np.int64)) for k in SPLITS}
+        covered = np.sort(np.concatenate([splits[k] for k in SPLITS]))
+        if not np.array_equal(covered, np.arange(num_clips)):
+            raise StickgenError(f"The splits of {path} do not cover each of its {num_clips} clips once.")
     atomic_write_text(
         path / "splits.json", json.dumps({k: v.tolist() for k, v in splits.items()}, sort_keys=True)
     )

@@ -256,3 +256,24 @@ def physics(joints: np.ndarray, fps: float) -> np.ndarray:
     acc = velocity(vel, fps)
     contacts = foot_contacts(joints, fps).astype(np.float64)
     return np.concatenate([vel, acc, contacts], axis=-1)
+
+
+# The ankle → knee → hip → pelvis → chest → neck → head-centre chain is about 0.9 of standing height
+# (Drillis & Contini's proportions, as in stickgen.synth.body); the rest is the foot and the crown.
+STANDING_CHAIN_SHARE = 0.9
+_CHAIN = [("l_ankle", "l_knee"), ("r_ankle", "r_knee"), ("l_knee", "l_hip"), ("r_knee", "r_hip"),
+          ("pelvis", "chest"), ("chest", "neck"), ("neck", "head")]  # fmt: skip
+_CHAIN_WEIGHTS = np.array([0.5, 0.5, 0.5, 0.5, 1.0, 1.0, 1.0])  # left and right legs averaged
+
+
+def standing_height(joints: np.ndarray) -> float:
+    """A figure's standing height (m) estimated from its bones: joints (T, 16, C), C = 2 or 3.
+
+    Each bone of the ankle-to-head chain counts at its 95th-percentile length over the clip, so a
+    projected clip, whose bones look shorter when they turn towards the viewer, is measured by the
+    frames that show them side-on.
+    """
+    joints = np.asarray(joints, dtype=np.float64)
+    idx = np.array([(J[a], J[b]) for a, b in _CHAIN])
+    lengths = np.linalg.norm(joints[:, idx[:, 1]] - joints[:, idx[:, 0]], axis=-1)  # (T, 7)
+    return float(np.percentile(lengths, 95, axis=0) @ _CHAIN_WEIGHTS / STANDING_CHAIN_SHARE)

@@ -31,6 +31,7 @@ import numpy as np
 import torch
 
 from stickgen import figure as fg
+from stickgen.action_words import timeline_from_text
 from stickgen.errors import StickgenError
 from stickgen.labels import environment_vector
 from stickgen.motion import Motion
@@ -219,43 +220,6 @@ def parse_action_timeline(spec: str, fps: float = FPS) -> np.ndarray:
     timeline = np.full(frames, -1, dtype=np.int64)
     for action, a, b in spans:
         timeline[int(round(a * fps)) : int(round(b * fps))] = action
-    return timeline
-
-
-def actions_in_text(prompt: str) -> list[int]:
-    """The actions a prompt names, in the order it names them: the longest known verb phrase wins.
-
-    The vocabulary is the synthesizer's: every action's verb phrases in their base, third-person and
-    -ing forms ("sits down", "sitting down"), with any pronoun for "its". [] when none matches.
-    """
-    from stickgen.synth.actions import ACTION_SPECS
-    from stickgen.synth.text import gerund, third_person
-
-    text = f" {re.sub(r'[^a-z ]+', ' ', prompt.lower())} "
-    phrases = []
-    for spec in ACTION_SPECS:
-        for words in spec.words:
-            for form in {words, third_person(words), gerund(words)}:
-                pattern = re.sub(r"\bits(elf)?\b", r"\\w+", re.escape(form))
-                phrases.append((len(form), spec.id, re.compile(rf" {pattern} ")))
-    found: list[tuple[int, int, int]] = []  # (start, end, action)
-    for _, action, pattern in sorted(phrases, key=lambda p: -p[0]):
-        for match in pattern.finditer(text):
-            a, b = match.start(), match.end()
-            if all(b <= s or a >= e for s, e, _ in found):
-                found.append((a, b, action))
-    return [action for _, _, action in sorted(found)]
-
-
-def timeline_from_text(prompt: str, frames: int) -> np.ndarray | None:
-    """A per-frame action timeline (frames,) splitting the clip evenly between the named actions."""
-    actions = actions_in_text(prompt)
-    if not actions:
-        return None
-    bounds = np.linspace(0, frames, len(actions) + 1).round().astype(int)
-    timeline = np.empty(frames, dtype=np.int64)
-    for action, a, b in zip(actions, bounds[:-1], bounds[1:], strict=True):
-        timeline[a:b] = action
     return timeline
 
 

@@ -4,14 +4,13 @@ import numpy as np
 import pytest
 
 from stickgen import figure as fg
+from stickgen.action_words import actions_in_text, timeline_from_text
 from stickgen.errors import StickgenError
 from stickgen.generation import (
-    actions_in_text,
     default_seconds,
     environment_from_text,
     output_paths,
     parse_action_timeline,
-    timeline_from_text,
     with_environment,
 )
 from stickgen.labels import action_id

@@ -1,0 +1,84 @@
+"""Words to action ids: the one mapping from descriptions to the 60 actions (DESIGN §3).
+
+`stickgen generate` uses it to condition the model on the actions a prompt names, and the real-data
+importers use it to label imported clips. The vocabulary is the synthesizer's: every action's verb
+phrases (`ActionSpec.words`) in their base, third-person and -ing forms ("sits down", "sitting
+down"), with any pronoun in place of "its". Where phrases overlap, the longest wins ("jump forward"
+over "jump"). Past tenses and nouns alone ("a jump") are not matched, and a word with a second
+meaning is taken as the action ("picks up a box" is `lift`, but "boxes" would be `punch`); a text
+without any known phrase names no action (−1).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+import numpy as np
+
+from stickgen.labels import UNKNOWN_ACTION
+
+
+@functools.lru_cache(maxsize=1)
+def _phrases() -> list[tuple[int, re.Pattern]]:
+    """Every (action id, compiled phrase), longest phrase first."""
+    from stickgen.synth.actions import ACTION_SPECS
+    from stickgen.synth.text import gerund, third_person
+
+    phrases = []
+    for spec in ACTION_SPECS:
+        for words in spec.words:
+            for form in {words, third_person(words), gerund(words)}:
+                pattern = re.sub(r"\bits(elf)?\b", r"\\w+", re.escape(form))
+                phrases.append((len(form), form, spec.id, re.compile(rf" {pattern} ")))
+    phrases.sort(key=lambda p: (-p[0], p[1]))
+    return [(action, pattern) for _, _, action, pattern in phrases]
+
+
+def actions_in_text(prompt: str) -> list[int]:
+    """The actions a text names, in the order it names them: the longest known verb phrase wins.
+
+    [] when none matches.
+    """
+    text = f" {re.sub(r'[^a-z ]+', ' ', prompt.lower())} "
+    found: list[tuple[int, int, int]] = []  # (start, end, action)
+    for action, pattern in _phrases():
+        for match in pattern.finditer(text):
+            a, b = match.start(), match.end()
+            if all(b <= s or a >= e for s, e, _ in found):
+                found.append((a, b, action))
+    return [action for _, _, action in sorted(found)]
+
+
+def timeline_from_text(prompt: str, frames: int) -> np.ndarray | None:
+    """A per-frame action timeline (frames,) splitting the clip evenly between the named actions.
+
+    None when the text names no action.
+    """
+    actions = actions_in_text(prompt)
+    if not actions:
+        return None
+    bounds = np.linspace(0, frames, len(actions) + 1).round().astype(int)
+    timeline = np.empty(frames, dtype=np.int64)
+    for action, a, b in zip(actions, bounds[:-1], bounds[1:], strict=True):
+        timeline[a:b] = action
+    return timeline
+
+
+def actions_from_texts(texts: list[str], frames: int) -> np.ndarray:
+    """Per-frame action ids (frames,) for a clip with several descriptions of all its frames.
+
+    Each text gives its `timeline_from_text`; each frame takes the action that most texts give it,
+    and −1 where no text names an action or two actions tie.
+    """
+    timelines = [t for t in (timeline_from_text(text, frames) for text in texts) if t is not None]
+    out = np.full(frames, UNKNOWN_ACTION, dtype=np.int64)
+    if not timelines:
+        return out
+    stack = np.stack(timelines)  # (K, frames)
+    for f in range(frames):
+        values, counts = np.unique(stack[:, f], return_counts=True)
+        best = np.flatnonzero(counts == counts.max())
+        if len(best) == 1:
+            out[f] = values[best[0]]
+    return out
