@@ -52,6 +52,12 @@ def stats_lines(path: str | Path, *, check_clips: int | None = None) -> list[str
     report = summarize([check_clip(data.motion(i)) for i in range(n)])
     lines += ["", f"physical checks over {n} clips: {'pass' if report.passed else 'FAIL'}"]
     lines += [f"  {line}" for line in report.lines()]
+    if "importer" in m.get("source", {}):
+        lines.append(
+            "  (these are the synthesizer's checks: imported clips keep their projected bone lengths, and "
+            "real feet move fast just above the floor at touch-down and toe-off, so bone CV and sliding "
+            "read high on real data)"
+        )
     return lines
 
 

@@ -27,7 +27,6 @@ import numpy as np
 
 from stickgen import __version__
 from stickgen.dataset import (
-    DEFAULT_SHARD_SIZE,
     SPLITS,
     finalize_dataset,
     read_shard,
@@ -229,14 +228,16 @@ def _assemble(out: Path, work: Path, num_parts: int, job: dict, seed: int, *, re
         if _part(work, k, ".npz").exists():
             shard_path(out, index).parent.mkdir(parents=True, exist_ok=True)
             os.replace(_part(work, k, ".npz"), shard_path(out, index))
-    metas = [m for i in range(len(clip_parts)) for m in read_shard(shard_path(out, i))["meta"]]
+    metas_by_shard = [read_shard(shard_path(out, i))["meta"] for i in range(len(clip_parts))]
+    metas = [m for shard in metas_by_shard for m in shard]
     splits = splits_for(metas, seed)
     atomic_write_text(out / f"{REPORT}.json", json.dumps(report, indent=1, sort_keys=True) + "\n")
     atomic_write_text(out / f"{REPORT}.md", report_markdown(report))
     shutil.rmtree(work, ignore_errors=True)
     source = {"importer": job["format"], "src": job["src"], "options": {**job["source"], **job["clips"]},
               "stickgen_version": job["stickgen_version"]}  # fmt: skip
-    path = finalize_dataset(out, source=source, seed=seed, shard_size=DEFAULT_SHARD_SIZE, splits=splits)
+    largest = max(len(shard) for shard in metas_by_shard)  # shards hold a part each, so sizes vary
+    path = finalize_dataset(out, source=source, seed=seed, shard_size=largest, splits=splits)
     return ImportResult(path, report)
 
 
