@@ -4,9 +4,9 @@
 importers use it to label imported clips. The vocabulary is the synthesizer's: every action's verb
 phrases (`ActionSpec.words`) in their base, third-person and -ing forms ("sits down", "sitting
 down"), with any pronoun in place of "its". Where phrases overlap, the longest wins ("jump forward"
-over "jump"). Past tenses and nouns alone ("a jump") are not matched, and a word with a second
-meaning is taken as the action ("picks up a box" is `lift`, but "boxes" would be `punch`); a text
-without any known phrase names no action (−1).
+over "jump"). A phrase right after "a", "an" or "the" is a noun ("takes a jump", "opens a box") and
+names no action, past tenses are not matched, and a verb with a second meaning is taken as the
+action ("boxes" is `punch`); a text without any known phrase names no action (−1).
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ import re
 import numpy as np
 
 from stickgen.labels import UNKNOWN_ACTION
+
+_ARTICLE = re.compile(r" (a|an|the) $")  # the words just before a match: "… a " + "box"
 
 
 @functools.lru_cache(maxsize=1)
@@ -45,7 +47,7 @@ def actions_in_text(prompt: str) -> list[int]:
     for action, pattern in _phrases():
         for match in pattern.finditer(text):
             a, b = match.start(), match.end()
-            if all(b <= s or a >= e for s, e, _ in found):
+            if _ARTICLE.search(text, 0, a + 1) is None and all(b <= s or a >= e for s, e, _ in found):
                 found.append((a, b, action))
     return [action for _, _, action in sorted(found)]
 

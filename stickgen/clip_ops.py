@@ -99,9 +99,7 @@ def concatenate(first: Motion, second: Motion, *, crossfade: float = 0.2) -> Mot
     joints = np.concatenate([first.joints[: first.num_frames - k], blended, b_joints[k:]])
 
     half = k // 2
-    actions = np.concatenate(
-        [first.actions[: first.num_frames - k + half], second.actions[half:]]
-    )
+    actions = np.concatenate([first.actions[: first.num_frames - k + half], second.actions[half:]])
     camera = None
     if first.camera is not None and b_camera is not None:
         cam_blend = first.camera[first.num_frames - k :] * (1.0 - w[:, :, 0]) + b_camera[:k] * w[:, :, 0]
