@@ -393,6 +393,16 @@ def test_an_interrupted_import_resumes_to_the_same_bytes(tmp_path, monkeypatch):
         import_dataset(BVHSource(text="walks"), tmp_path / "src", tmp_path / "resumed", workers=1)
 
 
+def test_one_and_two_workers_write_the_same_bytes(tmp_path, monkeypatch):
+    monkeypatch.setattr(build, "CHUNK", 2)  # chunks are cut in the calling process
+    for i in range(5):
+        write(tmp_path / "src" / f"c{i}.bvh", mocap.bvh_text(motion=mocap.walking_channels(30, 2.0 + i)))
+    for workers in (1, 2):
+        import_dataset(BVHSource(text="walks"), tmp_path / "src", tmp_path / f"w{workers}", workers=workers)
+    for name in ("shards/00000.npz", "shards/00002.npz", "stats.npz", "splits.json", "manifest.json"):
+        assert (tmp_path / "w1" / name).read_bytes() == (tmp_path / "w2" / name).read_bytes()
+
+
 def test_data_import_command(tmp_path):
     from tests.test_cli import assert_one_sentence_error, run
 
