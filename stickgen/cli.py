@@ -277,7 +277,7 @@ def data_import(
         str,
         typer.Option(
             help="Projection: auto (side view of travel, else the plane of most limb "
-            "motion), side or front (docs/data.md)."
+            "motion), side or front (docs/importing.md)."
         ),
     ] = "auto",
     up: Annotated[

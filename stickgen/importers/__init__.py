@@ -29,17 +29,12 @@ def make_source(
     text: str | None = None,
     joint_map: str | Path | None = None,
 ):
-    """The `Source` for a format name, with the user's overrides; one sentence for a bad combination."""
-    from stickgen.importers.geometry import UP_AXES
+    """The `Source` for a format name, with the user's overrides; one sentence for a bad combination.
 
+    Each source checks its own up axis, scale and frame rate.
+    """
     if fmt not in FORMATS:
         raise StickgenError(f"Unknown import format {fmt!r}; choose one of: {', '.join(FORMATS)}.")
-    if up is not None and up not in UP_AXES:
-        raise StickgenError(f"Unknown up axis {up!r}; choose one of: {', '.join(UP_AXES)}.")
-    if scale is not None and not scale > 0:
-        raise StickgenError(f"--scale must be a positive number of metres per unit; got {scale}.")
-    if fps is not None and not fps > 0:
-        raise StickgenError(f"--fps must be positive; got {fps}.")
     if fmt != "bvh" and (text is not None or joint_map is not None):
         raise StickgenError("--text and --joint-map apply to BVH imports only.")
     if fmt == "bvh" and fps is not None:

@@ -200,9 +200,8 @@ def _sentence(e: Exception) -> str:
 
 def _assemble(out: Path, work: Path, num_parts: int, job: dict, seed: int, *, remove_on_failure: bool):
     """Turn the done parts into the dataset: shards, splits, stats, the report, then the manifest."""
-    entries = []
-    for k in range(num_parts):
-        entries.extend(json.loads(_part(work, k, ".json").read_text(encoding="utf-8"))["items"])
+    parts = [json.loads(_part(work, k, ".json").read_text(encoding="utf-8")) for k in range(num_parts)]
+    entries = [entry for part in parts for entry in part["items"]]
     report = build_report(entries, job)
     with_clips = [k for k in range(num_parts) if _part(work, k, ".npz").exists()]
     already = sorted((out / "shards").glob("*.npz")) if (out / "shards").exists() else []
@@ -223,7 +222,7 @@ def _assemble(out: Path, work: Path, num_parts: int, job: dict, seed: int, *, re
         )
     # Parts with clips become shards 0, 1, ... in part order; a rerun after an interruption here
     # finds some already moved.
-    clip_parts = [k for k in range(num_parts) if json.loads(_part(work, k, ".json").read_text())["clips"]]
+    clip_parts = [k for k, part in enumerate(parts) if part["clips"]]
     for index, k in enumerate(clip_parts):
         if _part(work, k, ".npz").exists():
             shard_path(out, index).parent.mkdir(parents=True, exist_ok=True)

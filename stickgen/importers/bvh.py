@@ -28,7 +28,7 @@ from stickgen.bvh import read_bvh
 from stickgen.errors import StickgenError
 from stickgen.figure import JOINTS, standing_height
 from stickgen.importers.clips import RawClip, Skip
-from stickgen.importers.geometry import to_y_up
+from stickgen.importers.geometry import check_options, to_y_up
 from stickgen.importers.skeleton import MAPPED_JOINTS, JointMap, auto_joint_map, build_figure
 
 UNITS = {"m": 1.0, "cm": 0.01, "mm": 0.001, "inch": 0.0254, "cmu": 0.0254 / 0.45}
@@ -44,6 +44,9 @@ class BVHSource:
     text: str | None = None
     joint_map: JointMap | None = None
     joint_map_file: str | None = None
+
+    def __post_init__(self) -> None:
+        check_options(self.up, self.scale, None)
 
     def describe(self) -> dict[str, Any]:
         return {"up": self.up, "scale": self.scale, "text": self.text, "joint_map": self.joint_map_file}

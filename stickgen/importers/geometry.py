@@ -47,6 +47,16 @@ _LIMBS = [
 _UP = np.array([0.0, 1.0, 0.0])
 
 
+def check_options(up: str, scale: float | None, fps: float | None) -> None:
+    """One sentence for an unknown up axis or a scale or frame rate that is not a positive number."""
+    if up not in UP_AXES:
+        raise StickgenError(f"Unknown up axis {up!r}; choose one of: {', '.join(UP_AXES)}.")
+    if scale is not None and not (math.isfinite(scale) and scale > 0):
+        raise StickgenError(f"The scale must be a positive number of metres per unit; got {scale}.")
+    if fps is not None and not (math.isfinite(fps) and fps > 0):
+        raise StickgenError(f"The frame rate must be a positive number; got {fps}.")
+
+
 def to_y_up(points: np.ndarray, up: str) -> np.ndarray:
     """Points (..., 3) with `up` ("y", "z", "-z", ...) turned to +y by a proper rotation."""
     if up not in UP_AXES:

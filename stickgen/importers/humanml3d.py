@@ -33,7 +33,7 @@ import numpy as np
 
 from stickgen.errors import StickgenError
 from stickgen.importers.clips import RawClip, Skip
-from stickgen.importers.geometry import to_y_up
+from stickgen.importers.geometry import check_options, to_y_up
 from stickgen.importers.skeleton import figure_from_indices
 
 SPLIT_FILES = {"train": "train.txt", "val": "val.txt", "test": "test.txt"}
@@ -75,6 +75,11 @@ class HumanML3DSource:
     fps: float | None = None
     scale: float | None = None
     up: str = "y"
+
+    def __post_init__(self) -> None:
+        if self.kind not in SKELETONS:
+            raise StickgenError(f"Unknown joint layout {self.kind!r}; choose one of: {', '.join(SKELETONS)}.")
+        check_options(self.up, self.scale, self.fps)
 
     @property
     def format(self) -> str:

@@ -22,7 +22,6 @@
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,7 +32,7 @@ import numpy as np
 from stickgen.clip_ops import interpolate_frames
 from stickgen.errors import StickgenError
 from stickgen.importers.clips import RawClip, Skip
-from stickgen.importers.geometry import UP_AXES, to_y_up
+from stickgen.importers.geometry import check_options, to_y_up
 from stickgen.importers.skeleton import figure_from_indices
 
 KINECT_JOINTS: tuple[str, ...] = (
@@ -105,12 +104,7 @@ class NTUSource:
     fps: float = 30.0
 
     def __post_init__(self) -> None:
-        if self.up not in UP_AXES:
-            raise StickgenError(f"Unknown up axis {self.up!r}; choose one of: {', '.join(UP_AXES)}.")
-        if not (math.isfinite(self.scale) and self.scale > 0):
-            raise StickgenError(f"The scale must be a positive number of metres per unit; got {self.scale}.")
-        if not (math.isfinite(self.fps) and self.fps > 0):
-            raise StickgenError(f"The frame rate must be a positive number; got {self.fps}.")
+        check_options(self.up, self.scale, self.fps)
 
     def describe(self) -> dict[str, Any]:
         return {"up": self.up, "scale": self.scale, "fps": self.fps}
