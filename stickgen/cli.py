@@ -7,7 +7,9 @@ A `StickgenError` (a problem with the user's input) becomes one sentence and exi
 
 from __future__ import annotations
 
+import contextlib
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Annotated
 
@@ -258,6 +260,21 @@ def data_synth(
     typer.echo(path)
 
 
+@contextlib.contextmanager
+def _done_of_total_bar(desc: str, unit: str) -> Iterator[Callable[[int, int], None]]:
+    """A progress bar on stderr, driven by a `progress(done, total)` callback."""
+    from tqdm import tqdm
+
+    with tqdm(unit=unit, desc=desc, file=sys.stderr) as bar:
+
+        def progress(done: int, total: int) -> None:
+            bar.total = total
+            bar.n = done
+            bar.refresh()
+
+        yield progress
+
+
 @data_app.command("import")
 def data_import(
     fmt: Annotated[
@@ -315,8 +332,6 @@ def data_import(
 
     Files that cannot be imported are skipped; the reasons are in DATASET/import_report.md.
     """
-    from tqdm import tqdm
-
     from stickgen.importers import make_source
     from stickgen.importers.build import import_dataset, summary_lines
     from stickgen.importers.clips import ClipOptions
@@ -325,13 +340,7 @@ def data_import(
     if view not in VIEWS:
         raise StickgenError(f"Unknown view {view!r}; choose one of: {', '.join(VIEWS)}.")
     source = make_source(fmt, up=up, scale=scale, fps=fps, text=text, joint_map=joint_map)
-    with tqdm(unit="file", desc=f"import {fmt}", file=sys.stderr) as bar:
-
-        def progress(done: int, total: int) -> None:
-            bar.total = total
-            bar.n = done
-            bar.refresh()
-
+    with _done_of_total_bar(f"import {fmt}", "file") as progress:
         result = import_dataset(
             source,
             src,
@@ -360,18 +369,10 @@ def data_merge(
     seed: Annotated[int, typer.Option(help="Seed of the draws for fractional weights.")] = 0,
 ) -> None:
     """Merge datasets into one; every clip keeps its split and statistics are recomputed (docs/data.md)."""
-    from tqdm import tqdm
-
     from stickgen.merge import merge_datasets
 
     parsed = None if weights is None else [w.strip() for w in weights.split(",")]
-    with tqdm(unit="clip", desc="merge", file=sys.stderr) as bar:
-
-        def progress(done: int, total: int) -> None:
-            bar.total = total
-            bar.n = done
-            bar.refresh()
-
+    with _done_of_total_bar("merge", "clip") as progress:
         path = merge_datasets(datasets, out, weights=parsed, seed=seed, progress=progress)
     typer.echo(path)
 
