@@ -1,6 +1,7 @@
-"""Benchmark: one 250-frame clip to a 384×384 GIF, stickgen's renderer against matplotlib.
+"""Benchmark: one 250-frame clip to a 384×384 GIF, stickgen's renderer against matplotlib; and the
+peak memory of rendering long clips.
 
-The baseline is the usual way to animate a stick figure in Python: a matplotlib figure, a
+Speed. The baseline is the usual way to animate a stick figure in Python: a matplotlib figure, a
 `FuncAnimation` that moves 14 lines and a head circle, and `PillowWriter` at 25 fps. It draws the
 same clip through the same camera at the same size. Both run in this process, one after the other.
 
@@ -9,6 +10,16 @@ same clip through the same camera at the same size. Both run in this process, on
 prints frames per second of each, our seconds for the whole GIF, and `ratio: N` (ours / baseline)
 as the last line. Ours is the median of five runs after a first run (which also loads Pillow's
 plugins, reported too); the baseline runs once.
+
+Memory. `save` streams frames to the GIF writer; the baseline is the list-based path it replaced
+(every frame drawn into a list, then Pillow's `save_all`, which keeps its own copy of each).
+
+    python benchmarks/render.py memory [FRAMES ...]
+
+renders a 384×384 walking clip of each length (default 1,000, 5,000, 10,000, 20,000 and 100,000 frames)
+to a GIF, each in a fresh process, and prints the peak resident memory of that process (before and
+after rendering) and the seconds taken; the list-based path runs up to 10,000 frames (it holds about
+0.3 MB per frame: 100,000 frames would take some 30 GB).
 """
 
 from __future__ import annotations
@@ -102,7 +113,74 @@ def run_matplotlib(motion: Motion, path: Path) -> float:
     return time.perf_counter() - start
 
 
+def render_listed(motion: Motion, path: Path) -> None:
+    """The list-based path `save` used before it streamed: every frame in memory before writing."""
+    from stickgen.render import palette
+    from stickgen.render.draw import iter_frames
+    from stickgen.render.video import FRAME_MS
+
+    images = []
+    for frame in list(iter_frames(motion, size=(SIZE, SIZE))):
+        image = frame.copy()
+        image.putpalette(palette("light").tobytes())
+        images.append(image)
+    images[0].save(path, format="GIF", save_all=True, append_images=images[1:], duration=FRAME_MS, loop=0,
+                   optimize=False, disposal=1)  # fmt: skip
+
+
+def peak_mb() -> float:
+    """This process's peak resident memory so far, MB (Linux reports kB, macOS bytes)."""
+    import resource
+    import sys
+
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / 1e6 if sys.platform == "darwin" else peak / 1e3
+
+
+def measure_one(path_kind: str, frames: int) -> None:
+    """In a child process: render `frames` frames one way and print `peak_before peak_after seconds`."""
+    motion = walking_clip(frames)
+    before = peak_mb()
+    with tempfile.TemporaryDirectory() as tmp:
+        start = time.perf_counter()
+        if path_kind == "stream":
+            save(motion, Path(tmp) / "long.gif", size=(SIZE, SIZE))
+        else:
+            render_listed(motion, Path(tmp) / "long.gif")
+        seconds = time.perf_counter() - start
+    print(f"{before:.0f} {peak_mb():.0f} {seconds:.1f}")
+
+
+def memory(lengths: list[int]) -> None:
+    import subprocess
+    import sys
+
+    print(f"peak resident memory rendering a walking clip to a {SIZE}x{SIZE} GIF (fresh process each)")
+    print(f"{'frames':>8}  {'path':<8} {'before MB':>9} {'peak MB':>8} {'growth MB':>9} {'seconds':>8}")
+    for frames in lengths:
+        for kind in ("stream", "list"):
+            if kind == "list" and frames > LIST_LIMIT:
+                print(f"{frames:>8}  {kind:<8} skipped (about {frames * LIST_MB_PER_FRAME / 1e3:.0f} GB)")
+                continue
+            command = [sys.executable, __file__, "_one", kind, str(frames)]
+            out = subprocess.run(command, capture_output=True, text=True, check=True).stdout.split()
+            before, peak, seconds = float(out[0]), float(out[1]), float(out[2])
+            print(f"{frames:>8}  {kind:<8} {before:>9.0f} {peak:>8.0f} {peak - before:>9.0f} {seconds:>8.1f}")
+
+
+LIST_LIMIT = 10_000  # frames: the list-based path is not run on longer clips
+LIST_MB_PER_FRAME = 0.3  # what it holds per 384x384 frame (measured here up to LIST_LIMIT)
+
+
 def main() -> None:
+    import sys
+
+    if sys.argv[1:2] == ["_one"]:
+        measure_one(sys.argv[2], int(sys.argv[3]))
+        return
+    if sys.argv[1:2] == ["memory"]:
+        memory([int(n) for n in sys.argv[2:]] or [1_000, 5_000, 10_000, 20_000, 100_000])
+        return
     motion = walking_clip()
     with tempfile.TemporaryDirectory() as tmp:
         ours_path, base_path = Path(tmp) / "ours.gif", Path(tmp) / "matplotlib.gif"

@@ -232,6 +232,7 @@ def in_memory_training_data(
 def load_training_data(path: str | Path, encoder: str, *, progress: bool = True) -> TrainingData:
     """The train and val splits of a dataset folder, with every description embedded by `encoder`."""
     from stickgen.dataset import Dataset
+    from stickgen.files import portable_path
     from stickgen.text import TextEncoder
 
     dataset = Dataset(path)
@@ -253,5 +254,5 @@ def load_training_data(path: str | Path, encoder: str, *, progress: bool = True)
         mean=stats["feature_mean"].astype(np.float32),
         std=stats["feature_std"].astype(np.float32),
         encoder=text_encoder.identity.to_dict(),
-        description=f"{Path(path).resolve()} ({len(dataset)} clips, {dataset.manifest.get('source', {})})",
+        description=f"{portable_path(path)} ({len(dataset)} clips, {dataset.manifest.get('source', {})})",
     )

@@ -39,6 +39,7 @@ CONFIG_FILE = "config.json"
 WEIGHTS_FILE = "model.safetensors"
 NORMALIZATION_FILE = "normalization.safetensors"
 CARD_FILE = "README.md"
+WEIGHT_DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16}
 
 CARD_TEMPLATE = """\
 # stickgen model: {variant}
@@ -161,6 +162,7 @@ def save_checkpoint(
     norm_std: Any,
     training: dict[str, Any] | None = None,
     card: str | None = None,
+    dtype: str = "float32",
 ) -> Path:
     """Write `model` and its metadata as the checkpoint folder `folder`, atomically; return the folder.
 
@@ -168,6 +170,8 @@ def save_checkpoint(
     norm_mean, norm_std: (52,) feature statistics (tensor or array), stored as float32.
     training: JSON-serialisable metadata (dataset, steps, losses...), kept in config.json and the card.
     card: extra Markdown for the model card, appended under "Notes" to the generated text.
+    dtype: how the weights are stored, "float32" or "bfloat16" (half the size; loading turns them back
+    into float32, and sampling differs by about bf16's precision, 3 significant digits).
     An existing checkpoint at `folder` is replaced; any other existing, non-empty folder is refused.
     """
     folder = Path(folder)
@@ -179,6 +183,8 @@ def save_checkpoint(
             f"expects text_dim {config.text_dim}."
         )
     mean, std = _check_statistics(norm_mean, norm_std, "save_checkpoint")
+    if dtype not in WEIGHT_DTYPES:
+        raise StickgenError(f"Weights are stored as {' or '.join(WEIGHT_DTYPES)}, not {dtype!r}.")
     training = dict(training or {})
     with atomic_folder(folder, marker=CONFIG_FILE, kind="checkpoint") as tmp:
         meta = {
@@ -190,7 +196,10 @@ def save_checkpoint(
             "training": training,
         }
         (tmp / CONFIG_FILE).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
-        weights = {name: t.detach().cpu().contiguous() for name, t in model.state_dict().items()}
+        weights = {
+            name: t.detach().cpu().to(WEIGHT_DTYPES[dtype] if t.is_floating_point() else t.dtype).contiguous()
+            for name, t in model.state_dict().items()
+        }
         save_file(weights, tmp / WEIGHTS_FILE, metadata={"format": "pt"})
         save_file({"mean": mean, "std": std}, tmp / NORMALIZATION_FILE)
         parameters = parameter_counts(model)["total"]
@@ -303,7 +312,14 @@ def load_checkpoint(
                 f"Checkpoint {folder} does not match: {name} has shape {tuple(weights[name].shape)} in "
                 f"{WEIGHTS_FILE} but {tuple(tensor.shape)} in the model described by {CONFIG_FILE}."
             )
-    model.load_state_dict(weights)
+    broken = [name for name, t in weights.items() if t.is_floating_point() and not torch.isfinite(t).all()]
+    if broken:
+        more = f" and {len(broken) - 1} more" if len(broken) > 1 else ""
+        raise StickgenError(
+            f"Checkpoint {folder} is broken: its weights hold NaN or infinite values (in {broken[0]}{more}); "
+            "train again or use another checkpoint."
+        )
+    model.load_state_dict(weights)  # bfloat16 weights become the model's float32
     statistics = _read_tensors(folder, NORMALIZATION_FILE)
     if set(statistics) != {"mean", "std"}:
         raise StickgenError(f"Checkpoint {folder} has a {NORMALIZATION_FILE} without exactly mean and std.")

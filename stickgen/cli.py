@@ -86,13 +86,22 @@ def render(
         int | None, typer.Option(help="Filmstrip (.png): draw every K-th frame (default: 8 frames).", min=1)
     ] = None,
 ) -> None:
-    """Render a clip to .gif, .mp4 or a .png filmstrip, or convert it to .bvh, .json or .npz."""
+    """Render a clip to .gif, .mp4 or a .png filmstrip, or convert it to .bvh, .json or .npz.
+
+    Frames stream to the file, so a clip of any length renders in little memory; a clip longer than a
+    minute shows a progress bar.
+    """
     from stickgen.motion import load_motion
     from stickgen.render import parse_size, save
 
     motion = load_motion(clip)
     options = {"theme": theme, "size": parse_size(size), "caption": caption, "trail": trail, "every": every}
-    typer.echo(save(motion, output, **options))
+    with _done_of_total_bar("render", "frame") as progress:
+        long = motion.num_frames / motion.fps > LONG_RENDER_SECONDS
+        typer.echo(save(motion, output, progress=progress if long else None, **options))
+
+
+LONG_RENDER_SECONDS = 60.0  # `render` shows a progress bar for clips longer than this
 
 
 @app.command()
@@ -109,20 +118,27 @@ def generate(
             show_default=False,
         ),
     ] = None,
-    seed: Annotated[int, typer.Option(help="Noise seed: the same seed gives the same motion.")] = 0,
+    seed: Annotated[
+        int, typer.Option(help="Noise seed, 0 to 2**63 − 1: the same seed gives the same motion.")
+    ] = 0,
     seconds: Annotated[
         float | None,
         typer.Option(help="Duration, 0.5–20 s (default: suited to the prompt, 3–10 s).", show_default=False),
     ] = None,
     n: Annotated[
-        int, typer.Option("-n", help="Samples: a captioned grid (.gif/.mp4/.png) or numbered files.")
+        int, typer.Option("-n", help="Samples, 1–64: a captioned grid (.gif/.mp4/.png) or numbered files.")
     ] = 1,
-    guidance: Annotated[float, typer.Option(help="Classifier-free guidance scale (1 = none).")] = 2.5,
-    steps: Annotated[int, typer.Option(help="ODE steps; two network evaluations each with guidance.")] = 20,
+    guidance: Annotated[float, typer.Option(help="Classifier-free guidance scale, 0–20 (1 = none).")] = 2.5,
+    steps: Annotated[
+        int, typer.Option(help="ODE steps, 1–200; two network evaluations each with guidance.")
+    ] = 20,
     actions: Annotated[
         str | None,
         typer.Option(
-            help='Per-frame action timeline in seconds, e.g. "walk:0-2,jump:2-3".', show_default=False
+            help='Per-frame action timeline in seconds, e.g. "walk:0-2,jump:2-3". Spans must not overlap '
+            "or end after --seconds; gaps are free motion. Without --seconds the clip ends with the "
+            "last span (at most 20 s).",
+            show_default=False,
         ),
     ] = None,
     camera: Annotated[
@@ -145,17 +161,34 @@ def generate(
     ] = None,
     device: Annotated[str, typer.Option(help="auto, cpu or cuda.")] = "auto",
     theme: Annotated[str, typer.Option(help="Colour theme: light, dark, paper or blueprint.")] = "light",
+    plan: Annotated[
+        str,
+        typer.Option(
+            help="Where the action timeline comes from when --actions is not given: words (the actions the "
+            "prompt names), model (the network's own action head reads the text), auto (words, else "
+            "model) or none (the text alone).",
+        ),
+    ] = "words",
 ) -> None:
-    """Turn a sentence into an animated stick figure (a looping GIF by default)."""
+    """Turn a sentence into an animated stick figure (a looping GIF by default).
+
+    The prompt needs at least one letter. The text encoder reads English: a prompt in which fewer than
+    half the letters are a-z still runs, with a warning.
+    """
     from stickgen.generation import output_paths
 
     paths = output_paths(text, output, n)  # checked before any work, so a bad path fails at once
     from stickgen.generation import generate_batch
     from stickgen.render import save, save_grid
+    from stickgen.text import language_warning
+
+    warning = language_warning(text)
+    if warning is not None:
+        typer.echo(f"stickgen: warning: {warning}", err=True)
 
     motions = generate_batch(
         text, n, seed=seed, seconds=seconds, checkpoint=checkpoint, guidance=guidance, steps=steps,
-        actions=actions, camera=camera, environment=environment, device=device,
+        actions=actions, camera=camera, environment=environment, device=device, plan=plan,
     )  # fmt: skip
     if len(paths) == 1 and n > 1:
         captions = [f"{motions[0].texts[0]} (seed {seed}, #{k + 1})" for k in range(n)]
@@ -182,7 +215,9 @@ def eval_train_evaluator(
     max_steps: Annotated[
         int, typer.Option(help="Training steps at most; early stopping on val ends sooner.", min=1)
     ] = 1200,
-    seed: Annotated[int, typer.Option(help="Seed of initialisation, data order and captions.")] = 0,
+    seed: Annotated[
+        int, typer.Option(help="Seed of initialisation, data order and captions (0 to 2**63 − 1).")
+    ] = 0,
 ) -> None:
     """Train the text–motion evaluator and action classifier on the train split (stopping on val)."""
     from stickgen.evaluator import EvaluatorConfig, train_evaluator_on_dataset
@@ -207,14 +242,30 @@ def eval_run(
         Path | None,
         typer.Option(help="A checkpoint folder (default: the bundled model).", show_default=False),
     ] = None,
-    seeds: Annotated[int, typer.Option(help="Repetitions for the 95 % intervals.", min=1)] = 3,
-    steps: Annotated[int, typer.Option(help="ODE steps of the sampler.", min=1)] = 20,
-    guidance: Annotated[float, typer.Option(help="Classifier-free guidance scale.")] = 2.5,
+    seeds: Annotated[int, typer.Option(help="Repetitions for the 95 % intervals, 1–100.", min=1)] = 3,
+    steps: Annotated[int, typer.Option(help="ODE steps of the sampler, 1–200.", min=1)] = 20,
+    guidance: Annotated[float, typer.Option(help="Classifier-free guidance scale, 0–20.")] = 2.5,
     max_clips: Annotated[
         int, typer.Option(help="Use a fixed random subset of this many test clips (0 = all).", min=0)
     ] = 0,
     mm_texts: Annotated[int, typer.Option(help="Captions used for MultiModality.", min=1)] = 100,
-    mm_repeats: Annotated[int, typer.Option(help="Generations per MultiModality caption.", min=2)] = 10,
+    mm_repeats: Annotated[
+        int, typer.Option(help="Generations per MultiModality caption, 2–1000.", min=2)
+    ] = 10,
+    plan: Annotated[
+        str,
+        typer.Option(
+            help="Action timeline of the main generated row: none (the caption alone), words, model or "
+            "auto, as in generate --plan.",
+        ),
+    ] = "none",
+    as_generate: Annotated[
+        bool,
+        typer.Option(
+            help="Also measure clips made as `stickgen generate` makes them (its default plan), as a "
+            "second row.",
+        ),
+    ] = True,
     device: Annotated[str, typer.Option(help="cpu or cuda.")] = "cpu",
 ) -> None:
     """Evaluate a model on the test split: FID, R-precision, physics, sanity checks; write a report."""
@@ -222,12 +273,8 @@ def eval_run(
 
     options = EvalOptions(
         seeds=seeds, steps=steps, guidance=guidance, max_clips=max_clips, mm_texts=mm_texts,
-        mm_repeats=mm_repeats, device=device,
+        mm_repeats=mm_repeats, device=device, plan=plan, as_generate=as_generate,
     )  # fmt: skip
-    if evaluator is None:
-        from stickgen.files import bundled_asset
-
-        evaluator = bundled_asset("evaluator-minilm", "evaluator.safetensors")
     paths = run_evaluation(
         checkpoint, data, evaluator, out, options=options, progress=lambda m: typer.echo(m, err=True)
     )
@@ -244,8 +291,8 @@ def data_synth(
     out: Annotated[
         Path, typer.Option(help="The dataset folder to write (or to finish).", show_default=False)
     ],
-    clips: Annotated[int, typer.Option(help="Number of clips.", min=1)] = 20000,
-    seed: Annotated[int, typer.Option(help="Seed: the same seed gives the same bytes.")] = 0,
+    clips: Annotated[int, typer.Option(help="Number of clips, 1 to 10,000,000.", min=1)] = 20000,
+    seed: Annotated[int, typer.Option(help="Seed, 0 to 2**63 − 1: the same seed gives the same bytes.")] = 0,
     workers: Annotated[
         int | None, typer.Option(help="Processes (default: all CPU cores).", min=1, show_default=False)
     ] = None,
@@ -255,24 +302,44 @@ def data_synth(
 
     from stickgen.synth.build import synthesize_dataset
 
-    with tqdm(total=clips, unit="clip", desc="synth", file=sys.stderr) as bar:
+    # The bar waits half a second, so that a refused argument is the only line on stderr.
+    with _resumable(), tqdm(total=clips, unit="clip", desc="synth", file=sys.stderr, delay=0.5) as bar:
         path = synthesize_dataset(out, clips=clips, seed=seed, workers=workers, progress=bar.update)
     typer.echo(path)
 
 
 @contextlib.contextmanager
 def _done_of_total_bar(desc: str, unit: str) -> Iterator[Callable[[int, int], None]]:
-    """A progress bar on stderr, driven by a `progress(done, total)` callback."""
+    """A progress bar on stderr, driven by a `progress(done, total)` callback.
+
+    The bar appears at the first call, when the total is known, and not at all without one.
+    """
     from tqdm import tqdm
 
-    with tqdm(unit=unit, desc=desc, file=sys.stderr) as bar:
+    bars = []
 
-        def progress(done: int, total: int) -> None:
-            bar.total = total
-            bar.n = done
-            bar.refresh()
+    def progress(done: int, total: int) -> None:
+        if not bars:
+            bars.append(tqdm(total=total, unit=unit, desc=desc, file=sys.stderr))
+        bars[0].total = total
+        bars[0].n = done
+        bars[0].refresh()
 
+    try:
         yield progress
+    finally:
+        for bar in bars:
+            bar.close()
+
+
+@contextlib.contextmanager
+def _resumable() -> Iterator[None]:
+    """Ctrl-C in a command that resumes: say so in one line, and exit 130 as an interrupt does."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        typer.echo("stickgen: interrupted; rerun the same command to resume.", err=True)
+        raise typer.Exit(130) from None
 
 
 @data_app.command("import")
@@ -322,8 +389,10 @@ def data_import(
         Path | None,
         typer.Option(help="BVH: a YAML joint map for a skeleton the names do not match.", show_default=False),
     ] = None,
-    min_seconds: Annotated[float, typer.Option(help="Skip clips shorter than this.", min=0.04)] = 1.0,
-    seed: Annotated[int, typer.Option(help="Seed of the train / val / test split.")] = 0,
+    min_seconds: Annotated[
+        float, typer.Option(help="Skip clips shorter than this, 0.04–10 s.", min=0.04)
+    ] = 1.0,
+    seed: Annotated[int, typer.Option(help="Seed of the train / val / test split (0 to 2**63 − 1).")] = 0,
     workers: Annotated[
         int | None, typer.Option(help="Processes (default: all CPU cores).", min=1, show_default=False)
     ] = None,
@@ -340,7 +409,7 @@ def data_import(
     if view not in VIEWS:
         raise StickgenError(f"Unknown view {view!r}; choose one of: {', '.join(VIEWS)}.")
     source = make_source(fmt, up=up, scale=scale, fps=fps, text=text, joint_map=joint_map)
-    with _done_of_total_bar(f"import {fmt}", "file") as progress:
+    with _resumable(), _done_of_total_bar(f"import {fmt}", "file") as progress:
         result = import_dataset(
             source,
             src,
@@ -366,7 +435,7 @@ def data_merge(
             show_default=False,
         ),
     ] = None,
-    seed: Annotated[int, typer.Option(help="Seed of the draws for fractional weights.")] = 0,
+    seed: Annotated[int, typer.Option(help="Seed of the draws for fractional weights (0 to 2**63 − 1).")] = 0,
 ) -> None:
     """Merge datasets into one; every clip keeps its split and statistics are recomputed (docs/data.md)."""
     from stickgen.merge import merge_datasets
@@ -399,8 +468,8 @@ def data_preview(
     output: Annotated[
         Path, typer.Option("-o", "--output", help="The grid to write: .gif, .mp4 or .png.")
     ] = Path("preview.gif"),
-    n: Annotated[int, typer.Option("-n", "--n", help="Number of random clips.", min=1)] = 12,
-    seed: Annotated[int, typer.Option(help="Which random clips.")] = 0,
+    n: Annotated[int, typer.Option("-n", "--n", help="Number of random clips, 1–100.", min=1)] = 12,
+    seed: Annotated[int, typer.Option(help="Which random clips (0 to 2**63 − 1).")] = 0,
 ) -> None:
     """A grid of random clips with their descriptions."""
     from stickgen.dataset_report import preview
@@ -446,10 +515,11 @@ def train(
     """Train a model (docs/training.md); under torchrun, on several processes with DDP."""
     from stickgen.batches import load_training_data
     from stickgen.config import apply_overrides, load_yaml_config
-    from stickgen.trainer import TrainConfig
+    from stickgen.trainer import TrainConfig, check_run_folder
     from stickgen.trainer import train as run_training
 
     train_config = apply_overrides(load_yaml_config(TrainConfig, config), set_ or [])
+    check_run_folder(out)  # before the data, whose texts may take minutes to embed
     result = run_training(train_config, load_training_data(data, train_config.encoder), out)
     if result.checkpoint is not None:
         typer.echo(result.checkpoint)

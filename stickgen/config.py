@@ -11,14 +11,16 @@ a mapping into one and back, and nothing else:
 - `apply_overrides(obj, ["a.b=3", ...])` returns a copy with dotted keys replaced; values are parsed as
   YAML scalars (`3` is an int, `0.1` a float, `true` a bool, `null` None, `[1, 2]` a list).
 
-Supported field types: `int`, `float` (an int is accepted), `bool`, `str`, `X | None`, `Literal[...]`,
-`tuple[X, ...]` and `list[X]` (from YAML lists), `dict[str, X]`, and nested dataclasses. A dataclass may
-validate itself in `__post_init__` by raising `StickgenError`; the sentence is prefixed with the source.
+Supported field types: `int` (64-bit), `float` (finite; an int is accepted), `bool`, `str`, `X | None`,
+`Literal[...]`, `tuple[X, ...]` and `list[X]` (from YAML lists), `dict[str, X]`, and nested dataclasses.
+A dataclass may validate itself in `__post_init__` by raising `StickgenError` (the ranges of its numbers:
+`stickgen.ranges`); the sentence is prefixed with the source.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import types
 import typing
@@ -92,11 +94,16 @@ def _convert(value: Any, tp: Any, key: str, source: str) -> Any:
         raise wrong
     if tp is int:
         if isinstance(value, int) and not isinstance(value, bool):
+            if not -(2**63) <= value < 2**63:
+                raise StickgenError(f"In {source}, {key} must fit in 64 bits, not {value}.")
             return value
         raise wrong
     if tp is float:
         if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return float(value)
+            number = float(value) if abs(value) < 1e308 else math.inf
+            if not math.isfinite(number):
+                raise StickgenError(f"In {source}, {key} must be a finite number, not {value}.")
+            return number
         raise wrong
     if tp is str:
         if isinstance(value, str):

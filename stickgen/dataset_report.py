@@ -9,6 +9,7 @@ import numpy as np
 
 from stickgen.dataset import SPLITS, Dataset
 from stickgen.labels import ACTIONS, ENVIRONMENT_NAMES, environment_name
+from stickgen.ranges import check_range, check_seed
 from stickgen.synth.checks import check_clip, summarize
 
 
@@ -67,6 +68,8 @@ def preview(
     """A grid of `n` random clips of the dataset, each captioned with one of its descriptions."""
     from stickgen.render import save_grid
 
+    check_range("-n", n, 1, 100)
+    check_seed("--seed", seed)
     data = Dataset(path)
     rng = np.random.default_rng(seed)
     picks = rng.choice(len(data), size=min(n, len(data)), replace=False)

@@ -43,10 +43,11 @@ from stickgen.batches import BucketSampler, ClipBank, collate
 from stickgen.clip_ops import CANONICAL_FPS, resample
 from stickgen.config import from_dict, to_dict
 from stickgen.errors import StickgenError
-from stickgen.files import atomic_folder
+from stickgen.files import atomic_folder, portable_path
 from stickgen.labels import NUM_ACTIONS
 from stickgen.metrics import r_precision
 from stickgen.motion import Motion
+from stickgen.ranges import check_seed
 
 FORMAT = "stickgen-evaluator"
 FORMAT_VERSION = 1
@@ -104,6 +105,7 @@ class EvaluatorConfig:
             raise StickgenError(f"d_model {self.d_model} must be a multiple of n_heads {self.n_heads}.")
         if self.temperature <= 0:
             raise StickgenError(f"temperature must be positive, not {self.temperature}.")
+        check_seed("--seed", self.seed)
 
 
 # -----------------------------------------------------------------------------
@@ -588,5 +590,5 @@ def train_evaluator_on_dataset(
         return text_encoder.encode(texts, progress=progress)
 
     evaluator = train_evaluator(train, val, embed, text_encoder.identity.to_dict(), config, progress=progress)
-    evaluator.training["dataset"] = str(Path(data).resolve())
+    evaluator.training["dataset"] = portable_path(data)
     return save_evaluator(evaluator, out)

@@ -3,12 +3,14 @@
 Every writer in stickgen goes through `atomic_path`: it yields a temporary path in the destination's
 folder (so the final rename stays on one filesystem), and renames it onto the destination only when
 the block finishes without an exception. On error the temporary file is removed. `atomic_folder` does
-the same for a folder of files (a checkpoint, an evaluator).
+the same for a folder of files (a checkpoint, an evaluator). `portable_path` is how written files
+record paths: never as an absolute path of the machine that wrote them.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import shutil
 import tempfile
@@ -25,19 +27,39 @@ def umask() -> int:
     return mask
 
 
-def check_writable(path: str | os.PathLike) -> Path:
-    """Return `path` as a Path if its folder exists (or can be made) and is writable, else raise."""
+def check_not_folder(path: str | os.PathLike) -> Path:
+    """Return `path` as a Path unless it is an existing folder (an output file was meant)."""
     path = Path(path)
     if path.is_dir():
-        raise StickgenError(f"Output path {path} is a directory; give a file name.")
+        raise StickgenError(f"The output {path} is a folder; give the name of a file to write.")
+    return path
+
+
+def check_writable(path: str | os.PathLike) -> Path:
+    """Return `path` as a Path if its folder exists (or can be made) and takes new files, else raise.
+
+    The folder is tried with a real (removed) temporary file: some folders that exist and look
+    writable take no new files (/proc, a read-only mount), which only creating one shows.
+    """
+    path = check_not_folder(path)
+    os.unlink(_temporary_file(path, prefix=".stickgen-", suffix=".tmp"))
+    return path
+
+
+def _temporary_file(path: Path, *, prefix: str, suffix: str) -> Path:
+    """A new empty file in `path`'s folder (made if missing); one sentence if the folder takes none."""
     folder = path.parent if str(path.parent) else Path(".")
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise StickgenError(f"Cannot create the output folder {folder}: {e.strerror or e}.") from None
-    if not os.access(folder, os.W_OK):
-        raise StickgenError(f"Cannot write to {folder}: permission denied.")
-    return path
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=suffix, dir=folder)
+    except OSError as e:
+        reason = "it takes no new files" if e.errno == errno.ENOENT else (e.strerror or str(e)).lower()
+        raise StickgenError(f"Cannot write files in the folder {folder}: {reason}.") from None
+    os.close(fd)
+    return Path(tmp)
 
 
 @contextlib.contextmanager
@@ -47,14 +69,8 @@ def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
     The temporary name keeps the destination's suffix, so writers that pick a format by suffix
     (imageio, numpy) behave as they would for the real name.
     """
-    path = check_writable(path)
-    folder = path.parent if str(path.parent) else Path(".")
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=f".tmp{path.suffix}", dir=folder)
-    except OSError as e:
-        raise StickgenError(f"Cannot write to {folder}: {e.strerror or e}.") from None
-    os.close(fd)
-    tmp_path = Path(tmp)
+    path = check_not_folder(path)
+    tmp_path = _temporary_file(path, prefix=f".{path.stem}.", suffix=f".tmp{path.suffix}")
     # mkstemp makes the file private (0600); give the result the mode a plain open() would.
     os.chmod(tmp_path, 0o666 & ~umask())
     try:
@@ -113,6 +129,22 @@ def atomic_folder(folder: str | os.PathLike, *, marker: str, kind: str) -> Itera
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+
+
+def portable_path(path: str | os.PathLike) -> str:
+    """How a file stickgen writes records a path: as given when relative, else relative to the working
+    folder when inside it, else by its name alone.
+
+    Model cards, reports, manifests and run configs travel to other machines: an absolute path of the
+    machine that made them would tell a reader nothing (and shows its folders), so none is recorded.
+    """
+    path = Path(path)
+    if not path.is_absolute():
+        return path.as_posix()
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return path.name
 
 
 def bundled_asset(name: str, marker: str) -> Path:

@@ -28,8 +28,9 @@ import numpy as np
 
 from stickgen.dataset import DEFAULT_SHARD_SIZE, SPLITS, Dataset, finalize_dataset, write_shard
 from stickgen.errors import StickgenError
-from stickgen.files import atomic_folder
+from stickgen.files import atomic_folder, portable_path
 from stickgen.motion import Motion
+from stickgen.ranges import check_seed
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,7 @@ def merge_datasets(
     if len(sources) < 2:
         raise StickgenError(f"Merging needs at least two datasets; got {len(sources)}.")
     weights = _check_weights(weights, len(sources))
+    check_seed("--seed", seed)
     datasets = [Dataset(s) for s in sources]
     paths = [d.path.resolve() for d in datasets]
     for k, d in enumerate(datasets):
@@ -79,7 +81,7 @@ def merge_datasets(
         splits, counts = _write_shards(tmp, plans, total, progress)
         source = {
             "merged": [
-                {"path": str(p.path), "weight": p.weight, "clips": n, "source_clips": len(p.split),
+                {"path": portable_path(p.path), "weight": p.weight, "clips": n, "source_clips": len(p.split),
                  "source": d.manifest["source"]}
                 for p, d, n in zip(plans, datasets, counts, strict=True)
             ]

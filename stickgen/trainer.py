@@ -44,6 +44,7 @@ from stickgen.errors import StickgenError
 from stickgen.files import atomic_write_text
 from stickgen.model import ModelConfig, StickFigureTransformer
 from stickgen.objective import Draws, DropRates, LossWeights, flow_matching_losses
+from stickgen.ranges import check_range, check_seed
 
 STATE_FILE = "training_state.pt"
 RUN_CONFIG = "config.yaml"
@@ -59,6 +60,17 @@ class OptimConfig:
     warmup_steps: int = 200
     min_lr_ratio: float = 0.1
     grad_clip: float = 1.0
+
+    def __post_init__(self) -> None:
+        check_range("lr", self.lr, 0.0, open_low=True)
+        check_range("weight_decay", self.weight_decay, 0.0)
+        if len(self.betas) != 2:
+            raise StickgenError(f"betas must be two numbers, not {len(self.betas)}.")
+        for beta in self.betas:
+            check_range("betas", beta, 0.0, 1.0, open_high=True)
+        check_range("warmup_steps", self.warmup_steps, 0)
+        check_range("min_lr_ratio", self.min_lr_ratio, 0.0, 1.0)
+        check_range("grad_clip", self.grad_clip, 0.0, open_low=True)
 
 
 @dataclass(frozen=True)
@@ -87,13 +99,22 @@ class TrainConfig:
     sample_prompts: tuple[str, ...] = ("a person jumps", "a person walks forward", "a person waves")
     device: str = "auto"
     """auto (CUDA when available), cpu or cuda."""
+    checkpoint_dtype: str = "float32"
+    """How checkpoints store the (EMA) weights: float32, or bfloat16 for half the size."""
 
     def __post_init__(self) -> None:
-        for key in ("steps", "batch_size", "log_every", "val_every", "checkpoint_every", "keep_last"):
+        for key in ("steps", "batch_size", "log_every", "val_every", "val_batches", "checkpoint_every",
+                    "keep_last"):  # fmt: skip
             if getattr(self, key) < 1:
                 raise StickgenError(f"{key} must be a positive integer, not {getattr(self, key)}.")
+        check_seed("seed", self.seed)
+        check_range("sample_every", self.sample_every, 0)
         if not 0.0 <= self.ema_decay < 1.0:
             raise StickgenError(f"ema_decay must be in [0, 1), not {self.ema_decay}.")
+        if self.checkpoint_dtype not in ("float32", "bfloat16"):
+            raise StickgenError(
+                f"checkpoint_dtype must be float32 or bfloat16, not {self.checkpoint_dtype!r}."
+            )
 
 
 def lr_factor(step: int, config: TrainConfig) -> float:
@@ -142,11 +163,19 @@ def _device(name: str) -> torch.device:
     return torch.device(name)
 
 
-def _prepare_run_folder(out: Path, run_config: dict[str, Any]) -> Path | None:
-    """Create or check the run folder; return the checkpoint to resume from, if any."""
+def check_run_folder(out: str | os.PathLike) -> Path:
+    """`out` as a Path if it can hold the run (new, empty, or a run folder); checked before any work."""
+    out = Path(out)
     if out.exists() and not out.is_dir():
         raise StickgenError(f"The output path {out} is a file; give a folder for the run.")
-    config_path = out / RUN_CONFIG
+    if out.is_dir() and not (out / RUN_CONFIG).is_file() and any(out.iterdir()):
+        raise StickgenError(f"{out} exists and is not a stickgen run folder; choose another --out folder.")
+    return out
+
+
+def _prepare_run_folder(out: Path, run_config: dict[str, Any]) -> Path | None:
+    """Create or check the run folder; return the checkpoint to resume from, if any."""
+    config_path = check_run_folder(out) / RUN_CONFIG
     if config_path.is_file():
         existing = yaml.safe_load(config_path.read_text(encoding="utf-8"))
         if existing != run_config:
@@ -158,8 +187,6 @@ def _prepare_run_folder(out: Path, run_config: dict[str, Any]) -> Path | None:
             shutil.rmtree(stale, ignore_errors=True)
         latest = out / "latest"
         return latest.resolve() if (latest / STATE_FILE).is_file() else None
-    if out.is_dir() and any(out.iterdir()):
-        raise StickgenError(f"{out} exists and is not a stickgen run folder; choose another --out folder.")
     out.mkdir(parents=True, exist_ok=True)
     atomic_write_text(config_path, yaml.safe_dump(run_config, sort_keys=False))
     return None
@@ -457,7 +484,7 @@ def _save(out: Path, state: _State, data: TrainingData, config: TrainConfig, val
     }
     save_checkpoint(
         folder, _ema_model(config.model, state.ema, torch.device("cpu")), encoder=data.encoder,
-        norm_mean=data.mean, norm_std=data.std, training=training,
+        norm_mean=data.mean, norm_std=data.std, training=training, dtype=config.checkpoint_dtype,
     )  # fmt: skip
     state.best = min(state.best, val)
     state.save(folder)

@@ -108,6 +108,37 @@ def walking_channels(frames: int, speed_cm: float = 4.0) -> np.ndarray:
     return motion
 
 
+def noisy_run_channels(frames: int = 150, fps: float = 120.0, seed: int = 0) -> np.ndarray:
+    """Capture-like running at 3 m/s along +z: swinging legs and arms, half a degree of jitter on every
+    rotation, and fast, noisy frames (a forearm and a shin glitching by 60° for a frame, as a swapped
+    marker does) at frames 60, 61 and 100, each over 10 m/s."""
+    rng = np.random.default_rng(seed)
+    t = np.arange(frames) / fps
+    phase = 2 * np.pi * 1.4 * t
+    motion = np.zeros((frames, 6 + 3 * (len(CMU_SKELETON) - 1)))
+    motion[:, 1] = ROOT_HEIGHT
+    motion[:, 2] = 300.0 * t
+    for side, sign in (("Left", 1.0), ("Right", -1.0)):
+        motion[:, channel_column(f"{side}UpLeg", "Xrotation")] = -35.0 * sign * np.sin(phase)
+        motion[:, channel_column(f"{side}Leg", "Xrotation")] = 25.0 * (1.0 - np.cos(phase + sign))
+        motion[:, channel_column(f"{side}Arm", "Xrotation")] = 30.0 * sign * np.sin(phase)
+        motion[:, channel_column(f"{side}ForeArm", "Xrotation")] = -40.0
+    motion[:, 3:] += rng.normal(0.0, 0.5, size=(frames, motion.shape[1] - 3))
+    for frame, joint in ((60, "LeftForeArm"), (61, "LeftForeArm"), (100, "RightLeg")):
+        motion[frame, channel_column(joint, "Xrotation")] += 60.0
+    return motion
+
+
+def with_tpose_first(motion: np.ndarray) -> np.ndarray:
+    """`motion` with a T-pose frame before it at its first root position, as Bruce Hahne's
+    conversion of the CMU collection writes (every rotation zero but the arms, straight out)."""
+    tpose = np.zeros_like(motion[:1])
+    tpose[0, :3] = motion[0, :3]
+    tpose[0, channel_column("LeftArm", "Zrotation")] = 90.0
+    tpose[0, channel_column("RightArm", "Zrotation")] = -90.0
+    return np.concatenate([tpose, motion])
+
+
 def rest_positions_cm() -> dict[str, np.ndarray]:
     """World positions (cm) of every joint and End Site ("<name>_end") with the root at the origin."""
     pos: dict[str, np.ndarray] = {}

@@ -1,5 +1,6 @@
 """The command line as a user meets it: a real `stickgen` process, its output and exit codes."""
 
+import shutil
 import subprocess
 import sys
 
@@ -7,6 +8,7 @@ import numpy as np
 import pytest
 
 from stickgen.motion import save_motion
+from tests import mocap
 from tests.clips import walking_clip
 
 
@@ -75,3 +77,48 @@ def test_info_of_an_invalid_clip_is_one_sentence(tmp_path):
     result = run("info", str(path))
     assert_one_sentence_error(result)
     assert "NaN" in result.stderr
+
+
+@pytest.fixture(scope="module")
+def inputs(tmp_path_factory):
+    """Good inputs for every command: two small datasets, a BVH file and a training config."""
+    from stickgen.synth.build import synthesize_dataset
+
+    root = tmp_path_factory.mktemp("inputs")
+    synthesize_dataset(root / "ds", clips=24, seed=0, workers=1)
+    shutil.copytree(root / "ds", root / "ds2")
+    (root / "a.bvh").write_text(mocap.bvh_text())
+    (root / "train.yaml").write_text("model: {d_model: 32, n_layers: 2, n_heads: 4}\nsteps: 2\n")
+    return root
+
+
+HUGE = str(2**64)
+TRAIN = ["train", "--config", "{in}/train.yaml", "--data", "{in}/ds", "--out", "run", "--set"]
+IMPORT = ["data", "import", "bvh", "{in}/a.bvh", "--out", "d", "--text", "a person walks"]
+BAD_NUMBERS = [
+    (["eval", "run", "--data", "{in}/ds", "--out", "report", "--guidance", "nan"], "--guidance"),
+    (["eval", "run", "--data", "{in}/ds", "--out", "report", "--steps", "1000"], "--steps"),
+    (["eval", "train-evaluator", "--data", "{in}/ds", "--out", "ev", "--seed", "-1"], "--seed"),
+    (["data", "synth", "--out", "s", "--clips", HUGE], "--clips"),
+    (["data", "synth", "--out", "s", "--clips", "2", "--seed", "-1"], "--seed"),
+    ([*IMPORT, "--seed", HUGE], "--seed"),
+    ([*IMPORT, "--min-seconds", "inf"], "--min-seconds"),
+    ([*IMPORT, "--scale", "nan"], "scale"),
+    (["data", "merge", "{in}/ds", "{in}/ds2", "--out", "m", "--seed", "-1"], "--seed"),
+    (["data", "preview", "{in}/ds", "-o", "p.gif", "--seed", "-1"], "--seed"),
+    ([*TRAIN, "seed=-1"], "seed"),
+    ([*TRAIN, f"seed={HUGE}"], "seed"),
+    ([*TRAIN, "optim.grad_clip=.nan"], "grad_clip"),
+    ([*TRAIN, "drop.text=2"], "text"),
+    ([*TRAIN, "model.d_model=1048576"], "d_model"),
+]
+
+
+@pytest.mark.parametrize(("args", "option"), BAD_NUMBERS, ids=[" ".join(a[-2:]) for a, _ in BAD_NUMBERS])
+def test_a_number_out_of_range_is_one_sentence_before_any_work(inputs, tmp_path, args, option):
+    """Every numeric option (and config field) is checked for range and finiteness first: one sentence
+    naming the option, and nothing written."""
+    result = run(*(a.replace("{in}", str(inputs)) for a in args), cwd=tmp_path)
+    assert_one_sentence_error(result)
+    assert option in result.stderr, result.stderr
+    assert list(tmp_path.iterdir()) == []

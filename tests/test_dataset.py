@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -196,3 +201,21 @@ def test_cli_synth_stats_and_preview(tmp_path):
 
     with Image.open(gif) as im:
         assert im.n_frames > 1
+
+
+def test_an_interrupted_synth_says_how_to_resume_and_no_worker_speaks(tmp_path):
+    """Ctrl-C reaches the whole process group (the workers too), here while the workers start up."""
+    command = [sys.executable, "-m", "stickgen", "data", "synth", "--out", "d", "--clips", "4000",
+               "--workers", "2"]  # fmt: skip
+    process = subprocess.Popen(
+        command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True,
+    )  # fmt: skip
+    time.sleep(3.0)
+    os.killpg(process.pid, signal.SIGINT)
+    _, stderr = process.communicate(timeout=120)
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    assert process.returncode == 130, stderr
+    assert lines[-1] == "stickgen: interrupted; rerun the same command to resume.", stderr
+    assert all(line.startswith("synth:") for line in lines[:-1]), stderr
+    assert (tmp_path / "d" / "plan.json").exists()

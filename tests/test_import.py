@@ -163,6 +163,20 @@ def test_a_rest_pose_first_frame_is_dropped(tmp_path):
     assert raw.source["dropped_first_frame"] and len(raw.points) == 29
 
 
+def test_a_tpose_first_frame_is_dropped_from_capture_with_fast_noisy_frames_of_its_own(tmp_path):
+    fps = 120.0
+    run = mocap.noisy_run_channels(150, fps)
+    text = mocap.bvh_text(motion=mocap.with_tpose_first(run), frame_time=1 / fps)
+    raw = read_one(write(tmp_path / "run.bvh", text), text="a person runs")
+    speed = np.linalg.norm(np.diff(raw.points, axis=0), axis=-1).max(axis=1) * fps
+    assert speed.max() > 10.0  # the glitches: the run itself has frames the old rule took for a rest pose
+    assert raw.source["dropped_first_frame"] and len(raw.points) == 150
+    # the T-pose frame is gone: the first frame has its arms down, as the run does
+    assert (raw.points[0, [J["l_wrist"], J["r_wrist"]], 1] < raw.points[0, J["neck"], 1] - 0.3).all()
+    plain = read_one(write(tmp_path / "plain.bvh", mocap.bvh_text(motion=run, frame_time=1 / fps)), text="x")
+    assert not plain.source["dropped_first_frame"] and len(plain.points) == 150
+
+
 # ---------------------------------------------------------------------------------------------
 # Our own export comes back unchanged
 
@@ -411,6 +425,10 @@ def test_data_import_command(tmp_path):
                  "--text", "a person walks", "--workers", "1")  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == str(tmp_path / "d") and "1 clips" in result.stderr
+    bars = [line for line in result.stderr.splitlines() if line.startswith("import bvh:")]
+    assert bars and all("/1 " in bar for bar in bars), result.stderr  # no bar before the total is known
+    for name in ("manifest.json", "import_report.json", "import_report.md"):  # no machine paths
+        assert str(tmp_path) not in (tmp_path / "d" / name).read_text()
     assert_one_sentence_error(
         run("data", "import", "fbx", str(tmp_path / "a.bvh"), "--out", str(tmp_path / "e"))
     )

@@ -81,7 +81,7 @@ def test_weights_one_keep_every_clip_once_in_its_split_with_identical_arrays(sou
             assert b.texts == a.texts and b.source == {**a.source, "dataset": name}
         offset += n
     entries = merged.manifest["source"]["merged"]
-    assert [e["path"] for e in entries] == [str(sources[n].resolve()) for n in SIZES]
+    assert [e["path"] for e in entries] == list(SIZES)  # outside the working folder: by name
     assert [(e["weight"], e["clips"], e["source_clips"]) for e in entries] == [
         (1.0, n, n) for n in SIZES.values()
     ]
@@ -184,6 +184,7 @@ BAD = {
     "all zero": lambda s, t: ([s["alpha"], s["beta"]], t / "out", {"weights": [0, 0.0]}),
     "no train clip left": lambda s, t: ([s["alpha"], s["beta"]], t / "out", {"weights": [1e-9, 0]}),
     "same source twice": lambda s, t: ([s["alpha"], s["alpha"]], t / "out", {}),
+    "negative seed": lambda s, t: ([s["alpha"], s["beta"]], t / "out", {"seed": -1}),
     "other fps": lambda s, t: ([s["alpha"], _with_fps(s["beta"], t / "b30", 30.0)], t / "out", {}),
     "out is a source": lambda s, t: ([s["alpha"], s["beta"]], s["beta"], {}),
     "out is a dataset": lambda s, t: ([s["alpha"], s["beta"]], _make_dataset(t / "out"), {}),

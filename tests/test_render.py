@@ -383,6 +383,79 @@ def test_cli_bad_input_is_one_sentence_and_leaves_no_file(tmp_path, make_input, 
     assert sorted(p.name for p in tmp_path.iterdir()) == before
 
 
+def test_a_long_render_streams_its_frames_to_the_writer(monkeypatch, tmp_path):
+    """At most a few drawn frames are alive at any time, so memory stays flat for any length."""
+    import importlib.util
+    import weakref
+
+    from stickgen.render import video
+
+    alive: list[weakref.ref] = []
+    most = 0
+
+    def tracked(*args, **kwargs):
+        nonlocal most
+        for frame in draw_frames(*args, **kwargs):
+            alive.append(weakref.ref(frame))
+            most = max(most, sum(r() is not None for r in alive))
+            yield frame
+
+    draw_frames = video.iter_frames
+    monkeypatch.setattr(video, "iter_frames", tracked)
+    clip = side_walk(300, distance=20.0)
+    mp4 = importlib.util.find_spec("imageio_ffmpeg") is not None
+    for suffix in (".gif", ".mp4") if mp4 else (".gif",):
+        alive.clear()
+        save(clip, tmp_path / f"walk{suffix}", size=(48, 48))
+        assert len(alive) == 300 and most <= 3, (suffix, most)
+    alive.clear()
+    most = 0
+    save_grid([clip, side_walk(120)], tmp_path / "grid.gif", captions=[None, None], cell_size=(48, 48))
+    assert len(alive) == 420 and most <= 3
+
+
+@pytest.mark.parametrize("case", ["walk", "still", "pause", "one frame"])
+def test_gif_bytes_are_pillows_own(tmp_path, case):
+    """The streaming writer writes what Pillow's `save_all` writes (merged identical frames included)."""
+    from stickgen.render.draw import iter_frames
+    from stickgen.render.video import FRAME_MS, write_gif
+
+    walk = side_walk(40)
+    joints = {
+        "walk": walk.joints,
+        "still": np.repeat(walk.joints[:1], 30, axis=0),
+        "pause": np.concatenate([np.repeat(walk.joints[:1], 8, axis=0), walk.joints, walk.joints[-1:]]),
+        "one frame": walk.joints[:1],
+    }[case]
+    frames = list(iter_frames(Motion(joints, fps=25.0), size=(96, 64), caption="a person walks"))
+    write_gif(iter(frames), "dark", tmp_path / "ours.gif")
+    images = [frame.copy() for frame in frames]
+    for image in images:
+        image.putpalette(palette("dark").tobytes())
+    images[0].save(tmp_path / "pillow.gif", format="GIF", save_all=True, append_images=images[1:],
+                   duration=FRAME_MS, loop=0, optimize=False, disposal=1)  # fmt: skip
+    assert (tmp_path / "ours.gif").read_bytes() == (tmp_path / "pillow.gif").read_bytes()
+
+
+def test_cli_render_shows_progress_on_a_clip_longer_than_a_minute(tmp_path):
+    save_motion(side_walk(1525, distance=100.0), tmp_path / "long.npz")
+    save_motion(side_walk(50), tmp_path / "short.npz")
+    long = run_cli("render", "long.npz", "-o", "long.gif", "--size", "32x32", cwd=tmp_path)
+    assert long.returncode == 0, long.stderr
+    assert "render" in long.stderr and "1525/1525" in long.stderr
+    short = run_cli("render", "short.npz", "-o", "short.gif", cwd=tmp_path)
+    assert short.returncode == 0 and short.stderr == ""
+
+
+def test_cli_render_to_a_folder_says_it_is_a_folder(tmp_path):
+    save_motion(side_walk(10), tmp_path / "clip.npz")
+    (tmp_path / "adir").mkdir()
+    result = run_cli("render", "clip.npz", "-o", "adir", cwd=tmp_path)
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert result.returncode == 1 and len(lines) == 1 and "is a folder" in lines[0], result.stderr
+    assert list((tmp_path / "adir").iterdir()) == []
+
+
 def test_cli_render_converts_to_bvh_and_json(tmp_path):
     save_motion(side_walk(10), tmp_path / "clip.npz")
     for out in ("walk.bvh", "walk.json"):

@@ -22,12 +22,14 @@ from stickgen.text import (
     MAX_PROMPT_CHARS,
     EncoderIdentity,
     TextEncoder,
+    check_prompt,
     check_same_encoder,
     clean_prompt,
     embed_texts,
     encoder_identity,
     folder_content_id,
     folder_embedding_dim,
+    language_warning,
     resolve_encoder,
 )
 
@@ -125,6 +127,21 @@ def test_clean_prompt_rejects_empty_and_overlong_with_one_sentence(prompt):
     with pytest.raises(StickgenError) as caught:
         clean_prompt(prompt)
     assert _one_sentence(str(caught.value))
+
+
+@pytest.mark.parametrize("prompt", ["🏃🤸💃", "!!!???", "123 456", "-- ... --"])
+def test_a_prompt_without_letters_is_refused_in_one_sentence(prompt):
+    with pytest.raises(StickgenError, match="has no letters") as caught:
+        check_prompt(prompt)
+    assert _one_sentence(str(caught.value))
+    assert check_prompt("  a person jumps 🏃 ") == "a person jumps 🏃"
+
+
+def test_the_language_warning_comes_when_fewer_than_half_the_letters_are_a_to_z():
+    for english in ("a person jumps", "a person jumps über the café", "2 jumps!!!", "🏃"):
+        assert language_warning(english) is None
+    for other in ("一个人在跳", "человек прыгает", "人が跳ぶ go"):
+        assert "reads English" in language_warning(other)
 
 
 # Identity records

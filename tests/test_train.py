@@ -1,6 +1,7 @@
 """Training: exact resume, interrupted checkpoint writes, DDP equals one process, bad runs refused."""
 
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -262,3 +263,78 @@ def test_train_cli_bad_input_is_one_sentence(tmp_path):
     )
     assert_one_sentence(holds)
     assert "holds another run" in holds.stderr
+
+
+@pytest.mark.parametrize("override", ["optim.lr=-1", "optim.lr=.nan"])
+def test_train_cli_refuses_a_bad_learning_rate_before_making_the_run_folder(tmp_path, override):
+    config = tmp_path / "config.yaml"
+    config.write_text("model: {d_model: 32, n_layers: 2, n_heads: 4}\nsteps: 2\nbatch_size: 2\n")
+    result = run_cli(
+        "train", "--config", str(config), "--data", "no-such-dataset", "--out", "run", "--set", override,
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert_one_sentence(result)
+    assert "lr must be" in result.stderr and not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize(
+    ("override", "says"),
+    [
+        ("optim.lr=0", "lr must be greater than 0"),
+        ("optim.lr=.inf", "must be a finite number"),
+        ("optim.weight_decay=-1", "weight_decay must be at least 0"),
+        ("optim.betas=[2, 3]", "betas must be in [0, 1)"),
+        ("optim.betas=[0.9]", "betas must be two numbers"),
+        ("optim.warmup_steps=-5", "warmup_steps must be at least 0"),
+        ("optim.min_lr_ratio=.nan", "must be a finite number"),
+        ("optim.grad_clip=0", "grad_clip must be greater than 0"),
+        ("losses.flow=-1", "flow must be at least 0"),
+        ("drop.text=2", "text must be between 0 and 1"),
+        ("seed=-1", "seed must be a whole number from 0"),
+        (f"seed={2**64}", "seed must fit in 64 bits"),
+        ("val_batches=0", "val_batches must be a positive integer"),
+        ("sample_every=-1", "sample_every must be at least 0"),
+        ("model.d_model=1048576", "d_model must be at most"),
+        ("model.max_frames=1000000000", "max_frames must be at most 100000"),
+        ("model.rope_base=-1", "rope_base must be greater than 1"),
+    ],
+)
+def test_every_number_of_the_training_config_is_checked(override, says):
+    from stickgen.config import apply_overrides
+
+    with pytest.raises(StickgenError, match=re.escape(says)):
+        apply_overrides(tiny_config(4), [override])
+
+
+def test_train_cli_refuses_a_folder_that_is_not_a_run_before_reading_the_data(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    import stickgen.batches
+    from stickgen.cli import app
+
+    def never(*args, **kwargs):
+        raise AssertionError("the data was read (and its texts embedded) before --out was checked")
+
+    monkeypatch.setattr(stickgen.batches, "load_training_data", never)
+    config = tmp_path / "config.yaml"
+    config.write_text("model: {d_model: 32, n_layers: 2, n_heads: 4}\nsteps: 2\nbatch_size: 2\n")
+    other = tmp_path / "mine"
+    other.mkdir()
+    (other / "notes.txt").write_text("mine")
+    result = CliRunner().invoke(
+        app, ["train", "--config", str(config), "--data", str(tmp_path), "--out", str(other)]
+    )
+    assert isinstance(result.exception, StickgenError), result.exception
+    assert "is not a stickgen run folder" in str(result.exception)
+
+
+def test_the_training_data_description_holds_no_machine_path(tmp_path, monkeypatch):
+    from stickgen.batches import load_training_data
+    from stickgen.synth.build import synthesize_dataset
+
+    synthesize_dataset(tmp_path / "data" / "synth", clips=12, seed=0, workers=1)
+    elsewhere = load_training_data(tmp_path / "data" / "synth", "all-MiniLM-L6-v2", progress=False)
+    monkeypatch.chdir(tmp_path)
+    inside = load_training_data(tmp_path / "data" / "synth", "all-MiniLM-L6-v2", progress=False)
+    assert elsewhere.description.startswith("synth (12 clips, ")  # outside the working folder: its name
+    assert inside.description.startswith("data/synth (12 clips, ")  # inside: relative to it

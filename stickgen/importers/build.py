@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import collections
 import json
-import multiprocessing
 import os
 import shutil
 from collections.abc import Callable
@@ -36,8 +35,10 @@ from stickgen.dataset import (
     write_npz,
 )
 from stickgen.errors import StickgenError
-from stickgen.files import atomic_write_text
+from stickgen.files import atomic_write_text, portable_path
 from stickgen.importers.clips import ClipOptions, RawClip, Skip, motions_from_raw
+from stickgen.ranges import check_seed
+from stickgen.workers import worker_pool
 
 WORK = ".import"
 CHUNK = 64  # items per part
@@ -85,6 +86,7 @@ def import_dataset(
         raise StickgenError(f"No such file or folder: {src}.")
     if workers is not None and workers < 1:
         raise StickgenError(f"--workers must be at least 1; got {workers}.")
+    check_seed("--seed", seed)
     if (out / "manifest.json").exists():
         raise StickgenError(f"{out} already holds a finished dataset; choose another folder.")
     if out.exists() and not out.is_dir():
@@ -131,7 +133,7 @@ def import_dataset(
             if progress:
                 progress(done, len(items))
     elif jobs:
-        with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        with worker_pool(workers) as pool:
             for n in pool.imap_unordered(_read_part, jobs):
                 done += n
                 if progress:
@@ -200,6 +202,7 @@ def _sentence(e: Exception) -> str:
 
 def _assemble(out: Path, work: Path, num_parts: int, job: dict, seed: int, *, remove_on_failure: bool):
     """Turn the done parts into the dataset: shards, splits, stats, the report, then the manifest."""
+    job = {**job, "src": portable_path(job["src"])}  # the dataset's files hold no machine paths
     parts = [json.loads(_part(work, k, ".json").read_text(encoding="utf-8")) for k in range(num_parts)]
     entries = [entry for part in parts for entry in part["items"]]
     report = build_report(entries, job)

@@ -8,8 +8,11 @@
   makes the figure's standing height closest to 1.7 m, so a 1.5 m or 1.9 m person keeps their size.
 - **Up axis**: y (the BVH convention, and Blender's importer's); `--up z` for Z-up exports.
 - **Rest-pose frame**: many converted files (CMU's, in Bruce Hahne's conversion) begin with a
-  T-pose frame that is not part of the motion. A first frame from which some joint jumps faster than
-  10 m/s to the next, while the rest of the clip moves smoothly, is dropped.
+  T-pose frame at the clip's root position that is not part of the motion. The first frame is
+  dropped when it is an outlier against the clip's own motion: some joint jumps faster than 10 m/s
+  from it to the next frame, while the rest of the clip stays below 10 m/s or, in 9 frames of 10,
+  below half that first jump (speeds of the fastest joint per frame). Real capture has fast or noisy
+  frames of its own (a marker swap, a glitch): the percentile ignores a few of them.
 - **Text**: the lines of a sidecar `NAME.txt` beside `NAME.bvh`, else `--text`, else the words of
   the file name ("jump_forward_02.bvh" → "jump forward").
 """
@@ -34,6 +37,7 @@ from stickgen.importers.skeleton import MAPPED_JOINTS, JointMap, auto_joint_map,
 UNITS = {"m": 1.0, "cm": 0.01, "mm": 0.001, "inch": 0.0254, "cmu": 0.0254 / 0.45}
 TYPICAL_HEIGHT = 1.7  # m
 REST_POSE_SPEED = 10.0  # m/s: no joint moves this fast in human motion
+REST_POSE_OUTLIER = 2.0  # times the clip's 90th-percentile speed
 
 
 @dataclass(frozen=True)
@@ -123,4 +127,6 @@ def rest_pose_first(points: np.ndarray, fps: float) -> bool:
     if len(points) < 3:
         return False
     step = np.linalg.norm(np.diff(points, axis=0), axis=-1).max(axis=1) * fps  # (T − 1,) m/s
-    return bool(step[0] > REST_POSE_SPEED and step[1:].max() < REST_POSE_SPEED)
+    rest = step[1:]
+    outlier = rest.max() < REST_POSE_SPEED or step[0] > REST_POSE_OUTLIER * np.percentile(rest, 90)
+    return bool(step[0] > REST_POSE_SPEED and outlier)

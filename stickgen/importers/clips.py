@@ -20,6 +20,7 @@ from stickgen.importers.geometry import (
     window_bounds,
 )
 from stickgen.motion import Motion
+from stickgen.ranges import check_range
 from stickgen.render.camera import auto_camera
 
 
@@ -56,6 +57,9 @@ class ClipOptions:
     view: str = "auto"
     min_seconds: float = 1.0
     max_seconds: float = 10.0
+
+    def __post_init__(self) -> None:
+        check_range("--min-seconds", self.min_seconds, 1 / CANONICAL_FPS, self.max_seconds)
 
 
 def motions_from_raw(raw: RawClip, options: ClipOptions) -> tuple[list[Motion], dict[str, Any]]:

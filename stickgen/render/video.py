@@ -16,16 +16,19 @@ Every file goes through `files.atomic_path`: a failed write leaves nothing behin
 
 from __future__ import annotations
 
+import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
+from PIL import GifImagePlugin as gif_plugin
 from PIL import Image
 
 from stickgen.clip_ops import CANONICAL_FPS, resample
 from stickgen.errors import StickgenError
-from stickgen.files import atomic_path, check_writable
+from stickgen.files import atomic_path, check_not_folder, check_writable
 from stickgen.motion import Motion, save_motion
 from stickgen.render.draw import (
     INK,
@@ -55,12 +58,14 @@ def save(
     caption: str | None = None,
     trail: bool = False,
     every: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Path:
     """Write a clip to `path`; the suffix picks the format (see the module docstring).
 
     `size` is the image size (width, height) in pixels, of one frame for a filmstrip; `every` is
     the filmstrip's frame step (default: at most 8 frames). Rendering options are ignored by the
-    data formats. Returns the path written.
+    data formats. A `.gif` or `.mp4` is drawn and written frame by frame (memory stays flat for any
+    length), calling `progress(done, total)` with frame counts when given. Returns the path written.
     """
     path = Path(path)
     suffix = _suffix(path, SUFFIXES)
@@ -77,7 +82,9 @@ def save(
     motion = resample(motion, CANONICAL_FPS)
     if suffix == ".png":
         return _write_png(filmstrip(motion, every=every, **options), options["theme"], path)
-    frames = list(iter_frames(motion, **options))
+    frames = iter_frames(motion, **options)
+    if progress is not None:
+        frames = _reporting(frames, motion.num_frames, progress)
     if suffix == ".gif":
         return write_gif(frames, options["theme"], path)
     return write_mp4(frames, options["theme"], path)
@@ -136,16 +143,8 @@ def save_grid(
 
     font = caption_font_size(cell[1])
     band = max(caption_band(c or "", cell[0], font, t).shape[0] for c in captions)
-    clips = [list(iter_frames(m, theme=t, size=cell, caption=c, caption_height=band)) for m, c in pairs]
-    rows = math.ceil(n / columns)
-    cw, ch = cell
-    frames = []
-    for k in range(max(len(c) for c in clips)):
-        frame = Image.new("L", (columns * cw, rows * ch), 0)
-        for idx, clip in enumerate(clips):
-            frame.paste(clip[min(k, len(clip) - 1)], ((idx % columns) * cw, (idx // columns) * ch))
-        frames.append(frame)
-    _draw_grid_lines(frames, columns, rows, cell, t)
+    clips = [iter_frames(m, theme=t, size=cell, caption=c, caption_height=band) for m, c in pairs]
+    frames = _grid_frames(clips, [m.num_frames for m in motions], columns, cell, t)
     if suffix == ".gif":
         return write_gif(frames, t, path)
     return write_mp4(frames, t, path)
@@ -176,39 +175,99 @@ def filmstrip(
     strip = Image.new("L", (width * len(cells), height + band.shape[0]), 0)
     for k, cell in enumerate(cells):
         strip.paste(cell, (k * width, 0))
-    _draw_grid_lines([strip], len(cells), 1, (width, height), t)
+    _draw_grid_lines(strip, len(cells), 1, (width, height), t)
     strip.paste(Image.fromarray(band), (0, height))
     return strip
 
 
-def write_gif(frames: Sequence[Image.Image], theme: str | Theme, path: str | Path) -> Path:
-    """Write level frames ("L" mode, same size) as a looping GIF at 40 ms per frame. Returns the path."""
+def write_gif(frames: Iterable[Image.Image], theme: str | Theme, path: str | Path) -> Path:
+    """Write level frames ("L" mode, same size) as a looping GIF at 40 ms per frame. Returns the path.
+
+    Frames are written as they come, so memory stays flat for a clip of any length.
+    """
     pal = palette(theme).tobytes()
-    images = []
-    for frame in frames:
-        image = frame.copy()
-        image.putpalette(pal)  # "L" → "P" with the theme's colours: no quantisation needed
-        images.append(image)
-    with atomic_path(path) as tmp:
-        images[0].save(
-            tmp,
-            format="GIF",
-            save_all=True,
-            append_images=images[1:],
-            duration=FRAME_MS,
-            loop=0,
-            optimize=False,
-            disposal=1,
-        )
+    with atomic_path(path) as tmp, open(tmp, "wb") as fp:
+        gif = GifStream(fp)
+        for frame in frames:
+            image = frame.copy()
+            image.putpalette(pal)  # "L" → "P" with the theme's colours: no quantisation needed
+            gif.add(image)
+        gif.close()
     return Path(path)
 
 
-def write_mp4(frames: Sequence[Image.Image], theme: str | Theme, path: str | Path) -> Path:
-    """Write level frames ("L" mode, same size) as an H.264 MP4 at 25 fps. Returns the path."""
+class GifStream:
+    """Pillow's animated GIF (`save_all` with stickgen's options), written one frame at a time.
+
+    `Image.save(save_all=True)` keeps every frame until the last one arrives; this writes the same
+    bytes holding two: the frame waiting for its duration (a next frame identical to it lengthens it,
+    as Pillow merges it) and the one before, which the next frame is compared with. A clip whose
+    frames are all the same is one still frame, as Pillow writes it. It reuses Pillow's own GIF
+    encoding steps (`PIL.GifImagePlugin`); `tests/test_render.py` checks the bytes against
+    `Image.save` so that a Pillow release that changes them is caught.
+    """
+
+    OPTIONS = {"duration": FRAME_MS, "loop": 0, "optimize": False, "disposal": 1}
+
+    def __init__(self, fp: BinaryIO):
+        self.fp = fp
+        self.first: Image.Image | None = None
+        self.previous: Image.Image | None = None
+        self.pending: tuple[Image.Image, tuple[int, int, int, int] | None, dict] | None = None
+        self.written = 0
+
+    def add(self, image: Image.Image) -> None:
+        """Append a "P" mode frame of the first frame's size and palette."""
+        info = dict(self.OPTIONS)
+        frame = gif_plugin._normalize_palette(gif_plugin._normalize_mode(image.copy()), None, info)
+        bbox = None
+        if self.previous is None:
+            self.first = image
+        else:
+            bbox = gif_plugin._getbbox(self.previous, frame)[1]
+            if not bbox:  # the same picture again: the pending frame lasts longer
+                self.pending[2]["duration"] += info["duration"]
+                return
+            self._write_pending()
+        self.previous = frame
+        self.pending = (frame, bbox, info)
+
+    def close(self) -> None:
+        """Write the last frame and the trailer."""
+        if self.pending is None:
+            raise StickgenError("A GIF needs at least one frame.")
+        if not self.written:  # one picture: Pillow writes a still GIF lasting the whole clip
+            options = {**self.OPTIONS, "duration": self.pending[2]["duration"]}
+            self.first.save(self.fp, format="GIF", save_all=True, **options)
+            return
+        self._write_pending()
+        self.fp.write(b";")
+
+    def _write_pending(self) -> None:
+        frame, bbox, info = self.pending
+        if bbox is None:  # the first frame: the header, then the whole picture
+            for block in gif_plugin._get_global_header(frame, info):
+                self.fp.write(block)
+            offset = (0, 0)
+        else:  # the rectangle that changed, with its own colour table, as Pillow writes it
+            info["include_color_table"] = True
+            if bbox != (0, 0, *frame.size):
+                frame = frame.crop(bbox)
+            offset = bbox[:2]
+        gif_plugin._write_frame_data(self.fp, frame, offset, info)
+        self.written += 1
+
+
+def write_mp4(frames: Iterable[Image.Image], theme: str | Theme, path: str | Path) -> Path:
+    """Write level frames ("L" mode, same size) as an H.264 MP4 at 25 fps, as they come. Returns the path."""
     _require_ffmpeg()
     import imageio.v2 as imageio
 
-    width, height = frames[0].size
+    frames = iter(frames)
+    first = next(frames, None)
+    if first is None:
+        raise StickgenError("A video needs at least one frame.")
+    width, height = first.size
     # yuv420p needs even sides: pad with the background (level 0).
     even = (height + height % 2, width + width % 2)
     with atomic_path(path) as tmp:
@@ -225,12 +284,39 @@ def write_mp4(frames: Sequence[Image.Image], theme: str | Theme, path: str | Pat
         )
         try:
             levels = np.zeros(even, dtype=np.uint8)
-            for frame in frames:
+            for frame in itertools.chain([first], frames):
                 levels[:height, :width] = np.asarray(frame)
                 writer.append_data(to_rgb(levels, theme))
         finally:
             writer.close()
     return Path(path)
+
+
+def _grid_frames(
+    clips: list[Iterator[Image.Image]], lengths: list[int], columns: int, cell: tuple[int, int], t: Theme
+) -> Iterator[Image.Image]:
+    """The frames of a grid, drawn as they are needed: a clip that ends holds its last frame."""
+    rows = math.ceil(len(clips) / columns)
+    cw, ch = cell
+    shown: list[Image.Image | None] = [None] * len(clips)
+    for k in range(max(lengths)):
+        frame = Image.new("L", (columns * cw, rows * ch), 0)
+        for idx, clip in enumerate(clips):
+            if k < lengths[idx]:
+                shown[idx] = next(clip)
+            frame.paste(shown[idx], ((idx % columns) * cw, (idx // columns) * ch))
+        _draw_grid_lines(frame, columns, rows, cell, t)
+        yield frame
+
+
+def _reporting(
+    frames: Iterator[Image.Image], total: int, progress: Callable[[int, int], None]
+) -> Iterator[Image.Image]:
+    """`frames`, calling `progress(done, total)` before the first and after each one."""
+    progress(0, total)
+    for done, frame in enumerate(frames, start=1):
+        yield frame
+        progress(done, total)
 
 
 def _write_png(image: Image.Image, theme: Theme, path: Path) -> Path:
@@ -242,17 +328,14 @@ def _write_png(image: Image.Image, theme: Theme, path: Path) -> Path:
     return path
 
 
-def _draw_grid_lines(
-    frames: list[Image.Image], columns: int, rows: int, cell: tuple[int, int], t: Theme
-) -> None:
-    """Faint one-pixel lines between the cells of a `columns` × `rows` layout, in every frame in place."""
+def _draw_grid_lines(frame: Image.Image, columns: int, rows: int, cell: tuple[int, int], t: Theme) -> None:
+    """Faint one-pixel lines between the cells of a `columns` × `rows` layout, in `frame` in place."""
     level = round(t.hatch * INK)
     cw, ch = cell
-    for frame in frames:
-        for c in range(1, columns):
-            frame.paste(level, (c * cw, 0, c * cw + 1, rows * ch))
-        for r in range(1, rows):
-            frame.paste(level, (0, r * ch, columns * cw, r * ch + 1))
+    for c in range(1, columns):
+        frame.paste(level, (c * cw, 0, c * cw + 1, rows * ch))
+    for r in range(1, rows):
+        frame.paste(level, (0, r * ch, columns * cw, r * ch + 1))
 
 
 def _default_step(num_frames: int) -> int:
@@ -260,7 +343,7 @@ def _default_step(num_frames: int) -> int:
 
 
 def _suffix(path: Path, allowed: tuple[str, ...]) -> str:
-    suffix = path.suffix.lower()
+    suffix = check_not_folder(path).suffix.lower()
     if suffix not in allowed:
         shown = suffix or "(none)"
         choices = ", ".join(allowed)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import math
-import multiprocessing
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -19,9 +18,12 @@ from stickgen import __version__
 from stickgen.dataset import DEFAULT_SHARD_SIZE, finalize_dataset, shard_path, write_shard
 from stickgen.errors import StickgenError
 from stickgen.files import atomic_write_text
+from stickgen.ranges import check_range, check_seed
 from stickgen.synth.sampler import GENERATOR_NAME, implemented_actions, sample_clip
+from stickgen.workers import worker_pool
 
 PLAN_FILE = "plan.json"
+MAX_CLIPS = 10_000_000  # 17,000 hours of motion at 25 fps; more is surely a typo
 
 
 def generator_source(clips: int, seed: int) -> dict:
@@ -56,8 +58,8 @@ def synthesize_dataset(
     workers: processes (default: all CPU cores). progress: called with the number of clips each time
     a shard is done (including, once at the start, the clips of shards already written).
     """
-    if clips < 1:
-        raise StickgenError(f"A dataset needs at least one clip; got {clips}.")
+    check_range("--clips", clips, 1, MAX_CLIPS)
+    check_seed("--seed", seed)
     if workers is not None and workers < 1:
         raise StickgenError(f"--workers must be at least 1; got {workers}.")
     path = Path(path)
@@ -105,7 +107,7 @@ def synthesize_dataset(
             if progress:
                 progress(n)
     elif jobs:
-        with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        with worker_pool(workers) as pool:
             for n in pool.imap_unordered(_write_one_shard, jobs):
                 if progress:
                     progress(n)
