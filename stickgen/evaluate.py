@@ -38,14 +38,16 @@ from stickgen.clip_ops import CANONICAL_FPS, resample
 from stickgen.config import to_dict
 from stickgen.errors import StickgenError
 from stickgen.evaluator import Evaluator, majority_action
-from stickgen.files import atomic_path, atomic_write_text
+from stickgen.files import atomic_path, atomic_write_text, bundled_asset, portable_path
 from stickgen.motion import Motion
+from stickgen.ranges import check_range, check_sampling
 
 BATCH = 32  # R-precision pool size, as in the field
 TOP_K = 3
 HALVES_REFERENCE_JITTER = 0.05  # m
 HALVES_RATIO = 0.25
 PLOTS = ("retrieval.png", "physics.png", "sanity.png")
+BUNDLED_EVALUATOR = "evaluator-minilm"
 # What a failed sanity check means, said in the report under the checks.
 FAILED = {
     "shuffled_captions": "Shuffled captions score away from chance: R-precision is not trustworthy here.",
@@ -70,6 +72,12 @@ class EvalOptions:
     """Repetitions (captions, batches and noise drawn anew) for the 95 % intervals."""
     steps: int = 20
     guidance: float = 2.5
+    plan: str = "none"
+    """How captions get an action timeline (stickgen.generation.PLANS): "none" measures the text alone;
+    the default of `stickgen generate` measures what users get."""
+    as_generate: bool = True
+    """Also generate every caption the way `stickgen generate` does (its default plan) and report that
+    as a second row (no MultiModality); `run_evaluation` skips it when `plan` is that default already."""
     max_clips: int = 0
     """Evaluate a fixed random subset of this many test clips; 0 = all of them."""
     mm_texts: int = 100
@@ -91,10 +99,15 @@ class EvalOptions:
         for key in ("seeds", "steps", "mm_texts", "diversity_pairs", "batch_size", "grid_clips", "mm_pairs"):
             if getattr(self, key) < 1:
                 raise StickgenError(f"{key} must be a positive integer, not {getattr(self, key)}.")
-        if self.mm_repeats < 2:
-            raise StickgenError(f"mm_repeats must be at least 2, not {self.mm_repeats}.")
         if self.max_clips < 0:
             raise StickgenError(f"max_clips must be 0 (all) or positive, not {self.max_clips}.")
+        check_range("--seeds", self.seeds, 1, 100)  # each one a whole evaluation
+        check_range("--mm-repeats", self.mm_repeats, 2, 1000)
+        check_sampling(self.steps, self.guidance)
+        from stickgen.generation import PLANS
+
+        if self.plan not in PLANS:
+            raise StickgenError(f"Unknown plan {self.plan!r}; use one of {', '.join(PLANS)}.")
         if list(self.jitter) != sorted(set(self.jitter)) or HALVES_REFERENCE_JITTER not in self.jitter:
             raise StickgenError(
                 f"jitter must be increasing distinct noise levels that include {HALVES_REFERENCE_JITTER} m."
@@ -108,6 +121,7 @@ class EvalResult:
     setup: dict[str, Any]
     real: dict[str, list[float]] = field(default_factory=dict)
     generated: dict[str, list[float]] = field(default_factory=dict)
+    as_generate: dict[str, list[float]] = field(default_factory=dict)
     sanity: dict[str, list[float]] = field(default_factory=dict)
     passed: dict[str, list[bool]] = field(default_factory=dict)
     grid: list[tuple[str, Motion, Motion]] = field(default_factory=list)
@@ -135,6 +149,7 @@ class EvalResult:
             "setup": self.setup,
             "real": stats(self.real),
             "generated": stats(self.generated),
+            "as_generate": stats(self.as_generate),
             "sanity": stats(self.sanity),
             "passed": {key: all(values) for key, values in self.passed.items()},
             "passed_per_seed": {key: [bool(v) for v in values] for key, values in self.passed.items()},
@@ -255,11 +270,14 @@ def evaluate(
     *,
     setup: dict[str, Any] | None = None,
     progress: Callable[[str], None] | None = None,
+    generate_as: Generate | None = None,
 ) -> EvalResult:
     """Measure generated against real clips over `options.seeds` seeds (see the module docstring).
 
     real: the test clips, each with at least one description, at 25 fps. embed: the evaluator's
-    sentence encoder. setup: what to record about the run (checkpoint, dataset...).
+    sentence encoder. setup: what to record about the run (checkpoint, dataset...). generate_as: a
+    second generator measured on the same captions and noise seeds (FID, R-precision, action accuracy,
+    physics; no MultiModality), reported as its own row: how `stickgen generate` makes clips.
     """
     real = [m if m.fps == CANONICAL_FPS else resample(m) for m in real if m.texts]
     if len(real) < BATCH:
@@ -277,26 +295,20 @@ def evaluate(
         captions = [m.texts[int(rng.integers(len(m.texts)))] for m in real]
         text_emb = evaluator.encode_texts(embed(captions))
         say(f"seed {seed + 1}/{options.seeds}: generating {len(real)} clips")
-        generated, seconds = generate_like(generate, captions, frames, seed, options.batch_size)
-        gen_emb, gen_pred = evaluator.encode_motions(generated)
-
         result.add(result.real, _text_metrics(text_emb, real_emb, rng, options))
         result.add(result.real, _action_accuracy(real_pred, labels))
         result.add(result.real, real_physics)
 
         halves = split_halves(len(real), rng)
-        values = {
-            "fid": mt.fid(real_emb, gen_emb),
-            # At the sample size of the halves FID, the floor it is compared with.
-            "fid_half": mt.fid(real_emb[halves[0]], gen_emb[halves[1]]),
-            **_text_metrics(text_emb, gen_emb, rng, options),
-        }
-        values.update(_action_accuracy(gen_pred, labels))
-        values.update(mt.physics_metrics([m.joints for m in generated], generated[0].fps))
-        values["seconds_per_clip"] = seconds / len(generated)
+        measured = (captions, frames, seed, options, real_emb, text_emb, labels, evaluator, halves)
+        values, generated = _generated_metrics(generate, *measured, rng)
         say(f"seed {seed + 1}/{options.seeds}: multimodality")
         values["multimodality"] = _multimodality(generate, evaluator, real, captions, seed, rng, options)
         result.add(result.generated, values)
+        if generate_as is not None:
+            say(f"seed {seed + 1}/{options.seeds}: generating {len(real)} clips as `stickgen generate` does")
+            values, _ = _generated_metrics(generate_as, *measured, np.random.default_rng([seed, 20221]))
+            result.add(result.as_generate, values)
 
         say(f"seed {seed + 1}/{options.seeds}: sanity checks")
         values, passed = sanity_checks(evaluator, real, real_emb, text_emb, halves, options.jitter, rng)
@@ -306,6 +318,34 @@ def evaluate(
             shown = rng.choice(len(real), size=min(options.grid_clips, len(real)), replace=False)
             result.grid = [(captions[i], real[i], generated[i]) for i in shown]
     return result
+
+
+def _generated_metrics(
+    generate: Generate,
+    captions: list[str],
+    frames: list[int],
+    seed: int,
+    options: EvalOptions,
+    real_emb: np.ndarray,
+    text_emb: np.ndarray,
+    labels: np.ndarray,
+    evaluator: Evaluator,
+    halves: tuple[np.ndarray, np.ndarray],
+    rng: np.random.Generator,
+) -> tuple[dict[str, float], list[Motion]]:
+    """FID, R-precision, MM-Dist, diversity, action accuracy and physics of one generator's clips,
+    and the clips."""
+    generated, seconds = generate_like(generate, captions, frames, seed, options.batch_size)
+    gen_emb, gen_pred = evaluator.encode_motions(generated)
+    values = {
+        "fid": mt.fid(real_emb, gen_emb),
+        "fid_half": mt.fid(real_emb[halves[0]], gen_emb[halves[1]]),
+        **_text_metrics(text_emb, gen_emb, rng, options),
+    }
+    values.update(_action_accuracy(gen_pred, labels))
+    values.update(mt.physics_metrics([m.joints for m in generated], generated[0].fps))
+    values["seconds_per_clip"] = seconds / len(generated)
+    return values, generated
 
 
 def _multimodality(
@@ -347,6 +387,12 @@ def report_markdown(summary: dict[str, Any]) -> str:
     """The Markdown report of a summary (`EvalResult.summary()`)."""
     setup, real, gen, sanity = summary["setup"], summary["real"], summary["generated"], summary["sanity"]
     passed, options = summary["passed"], setup["options"]
+    # The generated rows: from the captions as the options say, then (if measured) as `generate` does.
+    plan = options.get("plan", "none")
+    generated = [("generated" if plan == "none" else f"generated (plan {plan})", gen)]
+    if summary.get("as_generate"):
+        generated.append((f"as `stickgen generate` (plan {setup.get('as_generate_plan', '?')})",
+                          summary["as_generate"]))  # fmt: skip
     halves = sanity["halves_fid"]
     ks = range(1, TOP_K + 1)
     lines = [
@@ -361,11 +407,14 @@ def report_markdown(summary: dict[str, Any]) -> str:
         "",
         "## Text and motion",
         "",
+        "The generated row with no plan is made from the caption alone; the row as `stickgen generate` "
+        "does it adds the action timeline that `generate` gives the model (`stickgen.generation.PLANS`).",
+        "",
     ]
     header = ["motion", "FID ↓", "R-precision top-1 ↑", "top-2 ↑", "top-3 ↑", "MM-Dist ↓", "Diversity →"]
     header += ["MultiModality ↑", "action accuracy ↑"]
     rows = []
-    for name, table, fid in (("real", real, halves), ("generated", gen, gen.get("fid"))):
+    for name, table, fid in [("real", real, halves)] + [(n, t, t.get("fid")) for n, t in generated]:
         rows.append(
             [name, _cell(fid), *(_cell(table[f"r_precision_top{k}"]) for k in ks), _cell(table["mm_dist"])]
             + [
@@ -400,7 +449,7 @@ def report_markdown(summary: dict[str, Any]) -> str:
             _cell(t.get("jerk"), 1, 1),
             _cell(t.get("bone_length_variation"), 1, 4),
         ]
-        for name, t in (("real", real), ("generated", gen))
+        for name, t in [("real", real), *generated]
     ]
     lines += _table(header, rows)
     lines += [
@@ -557,25 +606,34 @@ def write_report(result: EvalResult, out: str | Path) -> list[Path]:
 def run_evaluation(
     checkpoint: str | Path | None,
     data: str | Path,
-    evaluator: str | Path,
+    evaluator: str | Path | None,
     out: str | Path,
     *,
     options: EvalOptions = EvalOptions(),
     progress: Callable[[str], None] | None = None,
 ) -> list[Path]:
-    """`stickgen eval run`: evaluate a checkpoint (None: the bundled model) on a dataset's test split.
+    """`stickgen eval run`: evaluate a checkpoint (None: the bundled model) on a dataset's test split
+    with an evaluator (None: the bundled one).
 
-    Returns the files written.
+    Returns the files written. The report names the bundled model and evaluator as such, and other
+    folders by `files.portable_path`.
     """
     from stickgen.checkpoint import load_checkpoint
     from stickgen.evaluator import load_evaluator, load_split
-    from stickgen.generation import default_checkpoint, generate_motions
+    from stickgen.generation import BUNDLED_MODEL, DEFAULT_PLAN, default_checkpoint, generate_motions
     from stickgen.text import EncoderIdentity, TextEncoder
 
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise StickgenError(f"The report path {out} is a file; give a folder for the report.")
+    setup = {
+        "checkpoint": portable_path(checkpoint) if checkpoint is not None else f"bundled {BUNDLED_MODEL}",
+        "dataset": portable_path(data),
+        "evaluator": portable_path(evaluator) if evaluator is not None else f"bundled {BUNDLED_EVALUATOR}",
+    }
     checkpoint = Path(checkpoint) if checkpoint is not None else default_checkpoint()
+    if evaluator is None:
+        evaluator = bundled_asset(BUNDLED_EVALUATOR, "evaluator.safetensors")
     scorer = load_evaluator(evaluator)
     text_encoder = TextEncoder(scorer.encoder["name"])
     if text_encoder.identity != EncoderIdentity.from_dict(scorer.encoder):
@@ -591,18 +649,22 @@ def run_evaluation(
         keep = np.sort(np.random.default_rng(0).choice(len(real), size=options.max_clips, replace=False))
         real = [real[i] for i in keep]
 
-    def generate(prompts: list[str], frames: int, seed: int) -> list[Motion]:
-        return generate_motions(
-            model.model, prompts, encoder=model.encoder["name"], mean=mean, std=std, seed=seed,
-            seconds=frames / CANONICAL_FPS, steps=options.steps, guidance=options.guidance,
-        )  # fmt: skip
+    def generator(plan: str) -> Generate:
+        def generate(prompts: list[str], frames: int, seed: int) -> list[Motion]:
+            return generate_motions(
+                model.model, prompts, encoder=model.encoder["name"], mean=mean, std=std, seed=seed,
+                seconds=frames / CANONICAL_FPS, steps=options.steps, guidance=options.guidance, plan=plan,
+            )  # fmt: skip
 
-    setup = {
-        "checkpoint": str(checkpoint),
-        "dataset": str(Path(data)),
-        "evaluator": str(Path(evaluator)),
-        "text_encoder": scorer.encoder,
-        "generator_text_encoder": model.encoder,
-    }
-    result = evaluate(real, generate, scorer, text_encoder.encode, options, setup=setup, progress=progress)
+        return generate
+
+    setup |= {"text_encoder": scorer.encoder, "generator_text_encoder": model.encoder}
+    generate_as = None
+    if options.as_generate and options.plan != DEFAULT_PLAN:
+        generate_as = generator(DEFAULT_PLAN)
+        setup["as_generate_plan"] = DEFAULT_PLAN
+    result = evaluate(
+        real, generator(options.plan), scorer, text_encoder.encode, options, setup=setup, progress=progress,
+        generate_as=generate_as,
+    )  # fmt: skip
     return write_report(result, out)

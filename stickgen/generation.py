@@ -10,13 +10,15 @@ Decisions where DESIGN is silent:
   (sitting down, getting up), plus 3 s per chained part ("then", "after that"), longer in slow
   environments (a jump on the moon flies 2.5 times as long), at most 10 s;
 - the environment comes from the text, as the model learned it; `environment=` adds a place phrase
-  ("on the moon") to a prompt that names no place;
+  ("on the moon") to a prompt that names no place; a generated clip is labelled with the environment
+  its prompt names (earth when it names none), not with the model's environment head, which reads the
+  sampled motion and can disagree with the prompt;
 - the pelvis's horizontal path is the integral of the predicted horizontal velocity
   (`horizontal_from_velocity`); its height is the predicted position;
-- when the prompt names actions of the synthesizer's vocabulary ("sits down", "waving") and no
-  `actions=` timeline is given, the model is also conditioned on them, as a per-frame action timeline
-  split evenly between them in the order named (`timeline_from_text`); a prompt without known action
-  words is generated from its text alone;
+- without an `actions=` timeline, `plan=` decides how the model is also conditioned on a per-frame
+  action timeline (`PLANS`): the actions the prompt's words name ("sits down", "waving"), split evenly
+  in the order named (`timeline_from_text`), and/or the model's own plan, its action head read from
+  the text alone (`sampling.plan_actions`);
 - `camera=` sets the camera track of the result (the synthesizer's camera modes, fitted to the
   generated motion); the model's own camera condition is left null.
 """
@@ -36,7 +38,8 @@ from stickgen.errors import StickgenError
 from stickgen.labels import environment_vector
 from stickgen.motion import Motion
 from stickgen.postprocess import clean_up
-from stickgen.sampling import Solver, sample
+from stickgen.ranges import check_range, check_sampling, check_seed
+from stickgen.sampling import Solver, plan_actions, sample
 
 FPS = 25.0
 BUNDLED_MODEL = "stickgen-tiny"
@@ -52,6 +55,7 @@ def generate_motions(
     seed: int = 0,
     seconds: float = 4.0,
     actions: np.ndarray | None = None,
+    plan: str = "none",
     steps: int = 20,
     guidance: float = 2.5,
     solver: Solver = "euler",
@@ -60,20 +64,26 @@ def generate_motions(
 
     encoder: the text encoder's name or folder (the one the model was trained with).
     mean, std: (52,) the model's feature statistics. seed: the noise seed; the same seed and prompts
-    give the same motions. actions: (T,) per-frame action ids (−1 = unknown) shared by all prompts,
-    or None. The environment of each Motion is the model's environment head.
+    give the same motions. actions: per-frame action ids (−1 = unknown), (T,) shared by all prompts or
+    (B, T) one row per prompt; it sets the number of frames. plan: how prompts without `actions` get
+    a timeline (see `PLANS`). The environment of each Motion is the one its prompt names (earth when
+    it names none).
     """
     from stickgen.text import TextEncoder
 
+    if plan not in PLANS:
+        raise StickgenError(f"Unknown plan {plan!r}; use one of {', '.join(PLANS)}.")
     frames = max(1, int(round(seconds * FPS)))
     device = next(model.parameters()).device
     text = torch.from_numpy(TextEncoder(encoder).encode(list(prompts))).to(device)
-    action_tensor = None
-    if actions is not None:
-        action_tensor = torch.as_tensor(np.asarray(actions), dtype=torch.long, device=device)
-        action_tensor = action_tensor[None].expand(len(prompts), -1)
-        frames = action_tensor.shape[1]
     generator = torch.Generator().manual_seed(seed)
+    if actions is not None:
+        actions = np.asarray(actions, dtype=np.int64)
+        timelines = np.broadcast_to(actions, (len(prompts), actions.shape[-1]))
+        frames = timelines.shape[1]
+    else:
+        timelines = plan_timelines(model, prompts, text, frames, plan, guidance=guidance, generator=generator)
+    action_tensor = None if timelines is None else torch.as_tensor(np.array(timelines), device=device)
     out = sample(
         model, frames=frames, batch=len(prompts), text=text, actions=action_tensor, steps=steps,
         guidance=guidance, solver=solver, generator=generator,
@@ -82,7 +92,6 @@ def generate_motions(
     feats = horizontal_from_velocity(x * std + mean)  # (B, T, 52)
     contacts = torch.sigmoid(out.physics[..., 4:]).float().cpu().numpy() > 0.5  # (B, T, 2)
     action_ids = out.action_logits.argmax(dim=-1).cpu().numpy()  # (B, T)
-    env_names = _environment_names(out.environment.float().cpu().numpy())
     motions = []
     for b, prompt in enumerate(prompts):
         joints = clean_up(fg.features_to_joints(feats[b]), contacts[b])
@@ -92,12 +101,52 @@ def generate_motions(
                 joints,
                 fps=FPS,
                 texts=[prompt],
-                actions=action_ids[b] if actions is None else np.asarray(actions),
-                environment=environment_vector(env_names[b]),
+                actions=action_ids[b] if timelines is None else np.array(timelines[b]),
+                environment=environment_vector(environment_from_text(prompt)),
                 source={"generator": "stickgen", "seed": seed, "steps": steps, "guidance": guidance},
             )  # fmt: skip
         )
     return motions
+
+
+# How a prompt without an explicit action timeline gets one:
+# - "auto": the actions its words name (`timeline_from_text`), else the model's own plan;
+# - "words": only the actions its words name (none: the text alone);
+# - "model": always the model's plan (`sampling.plan_actions`: the action head read at pure noise);
+# - "none": no timeline, the text alone.
+PLANS = ("auto", "words", "model", "none")
+DEFAULT_PLAN = "words"
+
+
+def plan_timelines(
+    model: torch.nn.Module,
+    prompts: Sequence[str],
+    text: torch.Tensor,
+    frames: int,
+    plan: str,
+    *,
+    guidance: float = 2.5,
+    generator: torch.Generator | None = None,
+) -> np.ndarray | None:
+    """Per-frame action timelines (B, frames) for the prompts under `plan` (see `PLANS`); −1 = unknown.
+
+    None when no prompt gets one (the sampler then runs on the text alone).
+    """
+    if plan == "none":
+        return None
+    timelines = np.full((len(prompts), frames), -1, dtype=np.int64)
+    named = set()
+    if plan in ("auto", "words"):
+        for b, prompt in enumerate(prompts):
+            timeline = timeline_from_text(prompt, frames)
+            if timeline is not None:
+                timelines[b] = timeline
+                named.add(b)
+    todo = [b for b in range(len(prompts)) if plan == "model" or (plan == "auto" and b not in named)]
+    if todo:
+        planned = plan_actions(model, frames=frames, text=text[todo], guidance=guidance, generator=generator)
+        timelines[todo] = planned
+    return None if (timelines < 0).all() else timelines
 
 
 def horizontal_from_velocity(feats: np.ndarray, fps: float = FPS) -> np.ndarray:
@@ -113,12 +162,6 @@ def horizontal_from_velocity(feats: np.ndarray, fps: float = FPS) -> np.ndarray:
     steps = 0.5 * (vx[..., 1:] + vx[..., :-1]) / fps
     out[..., fg.POSE_DIM] = np.concatenate([np.zeros_like(vx[..., :1]), np.cumsum(steps, axis=-1)], axis=-1)
     return out
-
-
-def _environment_names(logits: np.ndarray) -> list[str]:
-    from stickgen.labels import ENVIRONMENT_NAMES
-
-    return [ENVIRONMENT_NAMES[int(i)] for i in logits[:, :8].argmax(axis=-1)]
 
 
 # -----------------------------------------------------------------------------
@@ -197,8 +240,12 @@ def default_seconds(prompt: str) -> float:
     return float(min(10.0, round(seconds * stretch, 1)))
 
 
-def parse_action_timeline(spec: str, fps: float = FPS) -> np.ndarray:
-    """Per-frame action ids from "walk:0-2,jump:2-3" (seconds); frames no span covers are −1."""
+def parse_action_timeline(spec: str, fps: float = FPS, seconds: float | None = None) -> np.ndarray:
+    """Per-frame action ids from "walk:0-2,jump:2-3" (seconds); frames no span covers are −1.
+
+    Spans may leave gaps (frames of free motion) but must not overlap, and must end within the clip:
+    by `seconds` when it is given, else by MAX_SECONDS (the timeline then sets the clip's length).
+    """
     from stickgen.labels import action_id
 
     spans = []
@@ -213,12 +260,26 @@ def parse_action_timeline(spec: str, fps: float = FPS) -> np.ndarray:
             ) from None
         if not sep or not dash or not 0 <= a < b:
             raise StickgenError(f"The action span {part!r} needs 0 ≤ START < END, e.g. walk:0-2.")
-        spans.append((action_id(name), a, b))
+        spans.append((action_id(name), a, b, part))
     if not spans:
         raise StickgenError("--actions is empty; write spans such as walk:0-2,jump:2-3.")
-    frames = int(round(max(b for _, _, b in spans) * fps))
+    spans.sort(key=lambda span: span[1])
+    for earlier, later in zip(spans[:-1], spans[1:], strict=True):
+        if later[1] < earlier[2]:
+            raise StickgenError(
+                f"The action spans {earlier[3]} and {later[3]} overlap; give each moment one action, "
+                "e.g. walk:0-2,jump:2-3."
+            )
+    _, _, end, last = max(spans, key=lambda span: span[2])
+    if seconds is not None and end > seconds:
+        raise StickgenError(f"The action span {last} ends after the clip's {seconds:g} s (--seconds).")
+    if end > MAX_SECONDS:
+        raise StickgenError(
+            f"The action span {last} ends after {MAX_SECONDS:g} s, the longest clip stickgen makes."
+        )
+    frames = int(round(end * fps))
     timeline = np.full(frames, -1, dtype=np.int64)
-    for action, a, b in spans:
+    for action, a, b, _ in spans:
         timeline[int(round(a * fps)) : int(round(b * fps))] = action
     return timeline
 
@@ -254,42 +315,38 @@ def generate_batch(
     guidance: float = 2.5,
     steps: int = 20,
     actions: str | None = None,
+    plan: str = DEFAULT_PLAN,
     camera: str | None = None,
     environment: str | None = None,
     device: str = "auto",
 ) -> list[Motion]:
     """`n` different motions for one prompt (one batch, one seed). See `generate` for the options."""
     from stickgen.synth.camera import camera_track
-    from stickgen.text import clean_prompt
+    from stickgen.text import check_prompt
 
-    prompt = clean_prompt(text)
+    prompt = check_prompt(text)
     if environment is not None:
         prompt = with_environment(prompt, environment)
-    if not 1 <= n <= 64:
-        raise StickgenError(f"-n must be between 1 and 64, not {n}.")
-    if not 1 <= steps <= 200:
-        raise StickgenError(f"--steps must be between 1 and 200, not {steps}.")
-    if not 0.0 <= guidance <= 20.0:
-        raise StickgenError(f"--guidance must be between 0 and 20, not {guidance}.")
+    check_range("-n", n, 1, 64)
+    check_sampling(steps, guidance)
+    check_seed("--seed", seed)
+    if plan not in PLANS:
+        raise StickgenError(f"Unknown plan {plan!r}; use one of {', '.join(PLANS)}.")
     if camera is not None and camera.replace("-", "_") not in CAMERA_CHOICES:
         raise StickgenError(f"Unknown camera {camera!r}; use one of {', '.join(CAMERA_CHOICES)}.")
-    timeline = None if actions is None else parse_action_timeline(actions)
+    if seconds is not None:
+        check_range("--seconds", seconds, MIN_SECONDS, MAX_SECONDS)
+    timeline = None if actions is None else parse_action_timeline(actions, seconds=seconds)
     if seconds is None:
-        seconds = len(timeline) / FPS if timeline is not None else default_seconds(prompt)
-    if not MIN_SECONDS <= seconds <= MAX_SECONDS:
-        raise StickgenError(
-            f"--seconds must be between {MIN_SECONDS:g} and {MAX_SECONDS:g}, not {seconds:g}."
-        )
+        seconds = max(MIN_SECONDS, len(timeline) / FPS) if timeline is not None else default_seconds(prompt)
     frames = int(round(seconds * FPS))
     if timeline is not None:
         timeline = np.concatenate([timeline, np.full(max(0, frames - len(timeline)), -1)])[:frames]
-    else:
-        timeline = timeline_from_text(prompt, frames)
     ckpt = load_generator_checkpoint(checkpoint, device)
     mean, std = ckpt.norm_mean.cpu().numpy(), ckpt.norm_std.cpu().numpy()
     motions = generate_motions(
         ckpt.model, [prompt] * n, encoder=ckpt.encoder["name"], mean=mean, std=std, seed=seed,
-        seconds=seconds, actions=timeline, steps=steps, guidance=guidance,
+        seconds=seconds, actions=timeline, plan=plan, steps=steps, guidance=guidance,
     )  # fmt: skip
     if camera is not None:
         mode = camera.replace("-", "_")
@@ -305,7 +362,8 @@ def generate(text: str, *, seed: int = 0, **options) -> Motion:
 
     Options (all keyword): seconds (default suited to the prompt, 0.5–20), checkpoint (a folder),
     guidance (classifier-free guidance scale, 2.5), steps (ODE steps, 20), actions ("walk:0-2,jump:2-3",
-    a per-frame action timeline), camera (static, follow, pan, zoom-in, zoom-out: the camera track of
+    a per-frame action timeline), plan (how a prompt without `actions` gets a timeline: auto, words,
+    model or none; see `PLANS`), camera (static, follow, pan, zoom-in, zoom-out: the camera track of
     the result), environment (a place added to the prompt when it names none), device (auto, cpu,
     cuda). The same seed gives the same motion.
     """
@@ -315,14 +373,14 @@ def generate(text: str, *, seed: int = 0, **options) -> Motion:
 def output_paths(text: str, output: str | Path | None, n: int) -> list[Path]:
     """Where `stickgen generate` writes: one path (a file, or a grid for n > 1 and an image format),
     or n numbered paths for data formats. Checked before any work, so a bad path fails at once."""
-    from stickgen.files import check_writable
+    from stickgen.files import check_not_folder, check_writable
     from stickgen.render import SUFFIXES
     from stickgen.render.video import GRID_SUFFIXES
 
     if output is None:
         slug = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:60] or "stickgen"
         output = Path(f"{slug}.gif")
-    output = Path(output)
+    output = check_not_folder(output)
     suffix = output.suffix.lower()
     if suffix not in SUFFIXES:
         raise StickgenError(

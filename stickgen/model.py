@@ -43,6 +43,7 @@ from stickgen.errors import StickgenError
 from stickgen.figure import FEATURE_DIM, PHYSICS_DIM, POSE_DIM  # 52 = pose 48 + position 2 + velocity 2
 from stickgen.labels import ENVIRONMENT_DIM
 from stickgen.labels import NUM_ACTIONS as N_ACTIONS
+from stickgen.ranges import check_range
 
 POSITION_DIM = 2
 VELOCITY_DIM = 2
@@ -160,16 +161,29 @@ class Attention(nn.Module):
 
 
 class Block(nn.Module):
-    """Pre-norm block with adaLN-Zero: x + gate · attn(mod(norm(x))), then the same with SwiGLU."""
+    """Pre-norm block with adaLN-Zero: x + gate · attn(mod(norm(x))), then the same with SwiGLU.
+
+    With `conv_kernel`, a third branch between the two: a depthwise temporal convolution over the
+    tokens (Light-T2M's local modelling), which attention alone learns slowly on few steps.
+    """
 
     def __init__(self, config: ModelConfig):
         super().__init__()
         self.norm_attn = RMSNorm(config.d_model)
         self.attn = Attention(config)
+        self.conv = None
+        branches = 2
+        if config.conv_kernel:
+            self.norm_conv = RMSNorm(config.d_model)
+            self.conv = nn.Conv1d(
+                config.d_model, config.d_model, config.conv_kernel, padding=config.conv_kernel // 2,
+                groups=config.d_model, bias=False,
+            )  # fmt: skip
+            branches = 3
         self.norm_mlp = RMSNorm(config.d_model)
         self.mlp = SwiGLU(config.d_model, config.ff_dim)
-        # shift, scale and gate for each of the two branches, from the clip's condition vector
-        self.modulation = nn.Linear(config.d_model, 6 * config.d_model, bias=False)
+        # shift, scale and gate for each branch, from the clip's condition vector
+        self.modulation = nn.Linear(config.d_model, 3 * branches * config.d_model, bias=False)
         self.dropout = nn.Dropout(config.dropout)
 
     def forward(
@@ -179,17 +193,30 @@ class Block(nn.Module):
         cos: torch.Tensor,
         sin: torch.Tensor,
         attn_mask: torch.Tensor | None,
+        token_mask: torch.Tensor | None = None,
     ) -> torch.Tensor:
-        """x (B, T, C); cond (B, C) = silu(time + text); returns (B, T, C)."""
-        shift_a, scale_a, gate_a, shift_m, scale_m, gate_m = self.modulation(cond).chunk(6, dim=-1)  # (B, C)
+        """x (B, N, C); cond (B, C) = silu(time + text); token_mask (B, N) bool; returns (B, N, C)."""
+        mods = self.modulation(cond).chunk(9 if self.conv is not None else 6, dim=-1)  # (B, C) each
+        shift_a, scale_a, gate_a, shift_m, scale_m, gate_m = mods[:6]
         h = self.attn(modulate(self.norm_attn(x), shift_a, scale_a), cos, sin, attn_mask)
         x = x + gate_a[:, None, :] * self.dropout(h)
+        if self.conv is not None:
+            shift_c, scale_c, gate_c = mods[6:]
+            h = modulate(self.norm_conv(x), shift_c, scale_c)
+            if token_mask is not None:  # padding must not leak into the last real tokens
+                h = torch.where(token_mask[:, :, None], h, 0.0)
+            h = self.conv(h.transpose(1, 2)).transpose(1, 2)  # (B, N, C)
+            x = x + gate_c[:, None, :] * self.dropout(h)
         h = self.mlp(modulate(self.norm_mlp(x), shift_m, scale_m))
         return x + gate_m[:, None, :] * self.dropout(h)
 
 
 # -----------------------------------------------------------------------------
 # config
+
+
+_LARGEST = {"d_model": 16384, "n_layers": 512, "d_ff": 65536, "text_dim": 16384, "max_frames": 100_000,
+            "conv_kernel": 255}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -216,6 +243,11 @@ class ModelConfig:
     """Rotary base: the longest wavelength is about 2π·rope_base frames."""
     name: str = "custom"
     """The preset's name (tiny, small, medium, large), shown in parameter tables and model cards."""
+    patch: int = 1
+    """Frames per token: the model sees a clip as tokens of `patch` consecutive frames (2–4 cut the cost
+    of every layer by as much); the heads still predict every frame."""
+    conv_kernel: int = 0
+    """Width (in tokens, odd) of a depthwise temporal convolution branch in every block; 0 = none."""
 
     def __post_init__(self) -> None:
         for key in ("d_model", "n_layers", "n_heads", "text_dim", "max_frames"):
@@ -231,6 +263,13 @@ class ModelConfig:
             raise StickgenError(f"n_heads {self.n_heads} must be a multiple of n_kv_heads {self.kv_heads}.")
         if not 0.0 <= self.dropout < 1.0:
             raise StickgenError(f"dropout must be in [0, 1), not {self.dropout}.")
+        if not 1 <= self.patch <= 16:
+            raise StickgenError(f"patch must be between 1 and 16 frames, not {self.patch}.")
+        if self.conv_kernel < 0 or (self.conv_kernel and self.conv_kernel % 2 == 0):
+            raise StickgenError(f"conv_kernel must be 0 or an odd positive width, not {self.conv_kernel}.")
+        for key, most in _LARGEST.items():  # far beyond any variant: a typo, not a model
+            check_range(key, getattr(self, key), high=most)
+        check_range("rope_base", self.rope_base, 1.0, open_low=True)
 
     @property
     def head_dim(self) -> int:
@@ -275,9 +314,9 @@ class StickFigureTransformer(nn.Module):
         """Build the model from `config`; `generator` draws the initial weights (None: torch's global one)."""
         super().__init__()
         self.config = config
-        d = config.d_model
-        # frame tokens: noisy features + per-frame action + per-frame camera
-        self.input_proj = nn.Linear(FEATURE_DIM, d)
+        d, p = config.d_model, config.patch
+        # tokens of `patch` frames: their noisy features + the mean of their action and camera embeddings
+        self.input_proj = nn.Linear(p * FEATURE_DIM, d)
         self.action_emb = nn.Embedding(N_ACTIONS + 1, d)  # id N_ACTIONS is the null (unknown or dropped)
         self.camera_mlp = nn.Sequential(nn.Linear(CAMERA_DIM, d), nn.SiLU(), nn.Linear(d, d))
         self.camera_null = nn.Parameter(torch.zeros(d))
@@ -288,13 +327,14 @@ class StickFigureTransformer(nn.Module):
         self.blocks = nn.ModuleList([Block(config) for _ in range(config.n_layers)])
         self.final_norm = RMSNorm(d)
         self.final_modulation = nn.Linear(d, 2 * d, bias=False)
+        # per-frame heads predict the `patch` frames of their token at once
         self.heads = nn.ModuleDict(
             {
-                "pose": nn.Linear(d, POSE_DIM),
-                "position": nn.Linear(d, POSITION_DIM),
-                "velocity": nn.Linear(d, VELOCITY_DIM),
-                "action_logits": nn.Linear(d, N_ACTIONS),
-                "physics": nn.Linear(d, PHYSICS_DIM),
+                "pose": nn.Linear(d, p * POSE_DIM),
+                "position": nn.Linear(d, p * POSITION_DIM),
+                "velocity": nn.Linear(d, p * VELOCITY_DIM),
+                "action_logits": nn.Linear(d, p * N_ACTIONS),
+                "physics": nn.Linear(d, p * PHYSICS_DIM),
                 "environment": nn.Linear(d, ENVIRONMENT_DIM),
             }
         )
@@ -347,7 +387,7 @@ class StickFigureTransformer(nn.Module):
             null (classifier-free guidance dropout); None = drop nothing.
         """
         B, T, _ = x.shape
-        d = self.config.d_model
+        d, p = self.config.d_model, self.config.patch
         null_action = torch.full((B, T), N_ACTIONS, dtype=torch.long, device=x.device)
         if actions is None:
             action_ids = null_action
@@ -361,7 +401,20 @@ class StickFigureTransformer(nn.Module):
             camera_tokens = self.camera_mlp(camera)  # (B, T, C)
             if drop_camera is not None:
                 camera_tokens = torch.where(drop_camera[:, None, None], self.camera_null, camera_tokens)
-        h = self.input_proj(x) + self.action_emb(action_ids) + camera_tokens  # (B, T, C)
+        frame_cond = self.action_emb(action_ids) + camera_tokens  # (B, T, C)
+        if mask is not None:
+            # Padded frames count as zero features with null conditions, wherever they are (inside a
+            # batch or at the end of the last token), and hide any NaN: 0 · NaN is NaN.
+            x = torch.where(mask[:, :, None], x, 0.0)
+            frame_cond = torch.where(mask[:, :, None], frame_cond, self._null_frame_cond(B, T))
+        # Tokens of p frames; the clip is padded to a whole number of tokens with zero features and
+        # null conditions, exactly as padding inside a training batch looks.
+        N = -(-T // p)
+        pad = N * p - T
+        if pad:
+            x = F.pad(x, (0, 0, 0, pad))
+            frame_cond = torch.cat([frame_cond, self._null_frame_cond(B, pad)], dim=1)
+        h = self.input_proj(x.reshape(B, N, p * FEATURE_DIM)) + frame_cond.view(B, N, p, d).mean(dim=2)
         if text is None:
             text_vec = self.text_null.expand(B, d)
         else:
@@ -370,34 +423,44 @@ class StickFigureTransformer(nn.Module):
                 text_vec = torch.where(drop_text[:, None], self.text_null, text_vec)
         cond = F.silu(self.time_mlp(timestep_embedding(t, d).to(h.dtype)) + text_vec)  # (B, C)
 
-        if T <= self.config.max_frames:
-            cos, sin = self.rope_cos[:T], self.rope_sin[:T]  # (T, D/2)
+        if N <= self.config.max_frames:
+            cos, sin = self.rope_cos[:N], self.rope_sin[:N]  # (N, D/2)
         else:
-            positions = torch.arange(T, device=x.device)
+            positions = torch.arange(N, device=x.device)
             cos, sin = rope_frequencies(positions, self.config.head_dim, self.config.rope_base)
-        attn_mask = None
+        attn_mask = token_mask = None
         if mask is not None:
-            # Masked keys get zero attention weight, but 0 · NaN is NaN: make padded tokens finite too.
-            h = torch.where(mask[:, :, None], h, 0.0)
-            attn_mask = mask[:, None, None, :]  # (B, 1, 1, T), broadcast over heads and queries
+            token_mask = mask[:, ::p]  # (B, N): a token is real when its first frame is
+            h = torch.where(token_mask[:, :, None], h, 0.0)
+            attn_mask = token_mask[:, None, None, :]  # (B, 1, 1, N), broadcast over heads and queries
         for block in self.blocks:
-            h = block(h, cond, cos, sin, attn_mask)
+            h = block(h, cond, cos, sin, attn_mask, token_mask)
         shift, scale = self.final_modulation(cond).chunk(2, dim=-1)  # (B, C)
-        h = modulate(self.final_norm(h), shift, scale)  # (B, T, C)
+        h = modulate(self.final_norm(h), shift, scale)  # (B, N, C)
 
-        if mask is None:
+        if token_mask is None:
             pooled = h.mean(dim=1)  # (B, C)
         else:
-            weights = mask.to(h.dtype)[:, :, None]  # (B, T, 1)
+            weights = token_mask.to(h.dtype)[:, :, None]  # (B, N, 1)
             pooled = (h * weights).sum(dim=1) / weights.sum(dim=1).clamp(min=1.0)  # (B, C)
+
+        def per_frame(name: str) -> torch.Tensor:
+            out = self.heads[name](h)  # (B, N, p·K)
+            return out.view(B, N * p, -1)[:, :T]  # (B, T, K)
+
         return ModelOutput(
-            pose=self.heads["pose"](h),
-            position=self.heads["position"](h),
-            velocity=self.heads["velocity"](h),
-            action_logits=self.heads["action_logits"](h),
-            physics=self.heads["physics"](h),
+            pose=per_frame("pose"),
+            position=per_frame("position"),
+            velocity=per_frame("velocity"),
+            action_logits=per_frame("action_logits"),
+            physics=per_frame("physics"),
             environment=self.heads["environment"](pooled),
         )
+
+    def _null_frame_cond(self, batch: int, frames: int) -> torch.Tensor:
+        """The per-frame condition of padding frames: null action + null camera, (B, frames, C)."""
+        null = self.action_emb.weight[N_ACTIONS] + self.camera_null  # (C,)
+        return null.expand(batch, frames, null.shape[0])
 
 
 # -----------------------------------------------------------------------------

@@ -6,12 +6,18 @@ Sampling starts from Gaussian noise at t = 0 and follows the straight-path veloc
 one batch. Euler takes one network evaluation per step (two with guidance), Heun two (four). The
 labels (action logits, physics, environment) come from one last conditional evaluation on the clean
 result, so the default of 20 Euler steps with guidance costs 41 network evaluations.
+
+`plan_actions` is the action head used as a planner: one guided evaluation at pure noise (t = 0),
+where the model has seen nothing but the text, gives per-frame action logits; their argmax, cleaned of
+flicker (`smooth_timeline`), is a per-frame action timeline for the sampler to follow. It reads
+paraphrases the way the network learned them, and orders the parts of a chained prompt in time.
 """
 
 from __future__ import annotations
 
 from typing import Literal
 
+import numpy as np
 import torch
 
 from stickgen.model import FEATURE_DIM, POSE_DIM, ModelOutput, StickFigureTransformer
@@ -92,3 +98,68 @@ def sample(
     return final._replace(
         pose=x[..., :POSE_DIM], position=x[..., POSE_DIM : POSE_DIM + 2], velocity=x[..., POSE_DIM + 2 :]
     )
+
+
+@torch.no_grad()
+def plan_actions(
+    model: StickFigureTransformer,
+    *,
+    frames: int,
+    text: torch.Tensor,
+    guidance: float = 2.5,
+    min_seconds: float = 0.6,
+    fps: float = 25.0,
+    generator: torch.Generator | None = None,
+) -> np.ndarray:
+    """Per-frame action ids (B, frames) that the model's action head reads from the text alone.
+
+    text: (B, text_dim) sentence embeddings. One evaluation at t = 0 on Gaussian noise (drawn on the
+    CPU from `generator`), with and without the text; the logits are guided like the sampler's clean
+    predictions (`uncond + guidance · (cond − uncond)`), so the text's own evidence counts more than
+    the action prior. Runs shorter than `min_seconds` are merged into a neighbour (`smooth_timeline`).
+    """
+    device = next(model.parameters()).device
+    batch = text.shape[0]
+    noise = torch.randn((batch, frames, FEATURE_DIM), generator=generator).to(device)
+    drop = torch.cat([torch.zeros(batch, dtype=torch.bool), torch.ones(batch, dtype=torch.bool)]).to(device)
+    out = model(
+        torch.cat([noise, noise]), torch.zeros(2 * batch, device=device), text=torch.cat([text, text]),
+        drop_text=drop,
+    )  # fmt: skip
+    cond, uncond = out.action_logits[:batch], out.action_logits[batch:]  # (B, T, 60) each
+    logits = uncond + guidance * (cond - uncond)
+    ids = logits.argmax(dim=-1).cpu().numpy()  # (B, T)
+    min_frames = max(1, int(round(min_seconds * fps)))
+    return np.stack([smooth_timeline(row, min_frames) for row in ids])
+
+
+def smooth_timeline(ids: np.ndarray, min_frames: int) -> np.ndarray:
+    """A per-frame label sequence (T,) without runs shorter than `min_frames` (unless it is all one run).
+
+    The shortest run is merged into the longer of its neighbours, repeatedly, so a flicker of a few
+    frames inside an action disappears while two actions of a chained prompt keep their order.
+    """
+    values = [int(v) for v in ids]
+    runs: list[list[int]] = []  # [label, length]
+    for v in values:
+        if runs and runs[-1][0] == v:
+            runs[-1][1] += 1
+        else:
+            runs.append([v, 1])
+    while len(runs) > 1:
+        k = min(range(len(runs)), key=lambda i: runs[i][1])
+        if runs[k][1] >= min_frames:
+            break
+        left = runs[k - 1] if k > 0 else None
+        right = runs[k + 1] if k + 1 < len(runs) else None
+        into = left if right is None or (left is not None and left[1] >= right[1]) else right
+        into[1] += runs[k][1]
+        del runs[k]
+        merged: list[list[int]] = []  # neighbours with the same label join
+        for run in runs:
+            if merged and merged[-1][0] == run[0]:
+                merged[-1][1] += run[1]
+            else:
+                merged.append(run)
+        runs = merged
+    return np.concatenate([np.full(n, v, dtype=np.int64) for v, n in runs])

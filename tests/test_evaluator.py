@@ -234,6 +234,24 @@ def test_the_report_folder_holds_the_report_metrics_plots_and_a_grid(evaluator, 
     assert not [p for p in (tmp_path / "report").iterdir() if p.name.startswith(".")]
 
 
+def test_a_second_generator_gets_its_own_row_on_the_same_captions(evaluator, test_clips):
+    options = EvalOptions(seeds=1, mm_texts=4, mm_repeats=2)
+    setup = {"as_generate_plan": "words"}
+    summary = evaluate(
+        test_clips, ignores_text, evaluator, embed, options, setup=setup, generate_as=faithful
+    ).summary()
+    main, second = summary["generated"], summary["as_generate"]
+    assert "multimodality" in main and "multimodality" not in second
+    assert second["r_precision_top3"]["mean"] > main["r_precision_top3"]["mean"] + 0.1  # the faithful one
+    report = report_markdown(summary)
+    assert "| generated |" in report and "| as `stickgen generate` (plan words) |" in report
+    assert report.count("| as `stickgen generate` (plan words) |") == 2  # text-and-motion and physics
+    alone = evaluate(test_clips, faithful, evaluator, embed, options).summary()
+    assert alone["as_generate"] == {} and "stickgen generate` (plan" not in report_markdown(alone)
+    with pytest.raises(StickgenError, match="Unknown plan"):
+        EvalOptions(plan="guess")
+
+
 def test_the_report_says_what_a_failed_sanity_check_means(evaluator, test_clips):
     summary = evaluate(
         test_clips, faithful, evaluator, embed, EvalOptions(seeds=1, mm_texts=4, mm_repeats=2)
@@ -328,5 +346,10 @@ def test_the_two_commands_train_an_evaluator_and_report_on_a_checkpoint(tmp_path
     }  # fmt: skip
     metrics = json.loads((report / "metrics.json").read_text())
     assert metrics["setup"]["test_clips"] == 33
+    # the files name the folders without this machine's paths (outside the working folder: by name)
+    setup = metrics["setup"]
+    assert (setup["checkpoint"], setup["dataset"], setup["evaluator"]) == ("model", "data", "ev")
+    assert "Model `model`, dataset `data`, evaluator `ev`." in (report / "report.md").read_text()
+    assert load_evaluator(ev).training["dataset"] == "data"
     assert len(metrics["generated"]["fid"]["per_seed"]) == 2
     assert set(metrics["passed"]) == {"shuffled_captions", "jitter_monotonic", "halves"}

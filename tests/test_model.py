@@ -116,9 +116,13 @@ def test_rope_scores_depend_only_on_the_relative_offset():
 # --- the model --------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("n_kv_heads", [0, 2, 1])
-def test_forward_returns_every_head_with_its_shape(n_kv_heads):
-    model = perturbed_model(tiny_config(n_kv_heads=n_kv_heads))
+# (patch, conv_kernel): frames per token and the depthwise convolution branch
+TOKENS = [(1, 0), (4, 3), (3, 5)]
+
+
+@pytest.mark.parametrize(("n_kv_heads", "patch", "conv_kernel"), [(0, 1, 0), (2, 1, 0), (1, 1, 0), (0, 4, 3)])
+def test_forward_returns_every_head_with_its_shape(n_kv_heads, patch, conv_kernel):
+    model = perturbed_model(tiny_config(n_kv_heads=n_kv_heads, patch=patch, conv_kernel=conv_kernel))
     b = batch(B=3, T=12)
     out = model(b["x"], b["t"], text=b["text"], actions=b["actions"], camera=b["camera"])
     shapes = {name: tuple(v.shape) for name, v in out.as_dict().items()}
@@ -132,6 +136,24 @@ def test_forward_returns_every_head_with_its_shape(n_kv_heads):
     }
     assert out.features().shape == (3, 12, FEATURE_DIM)
     assert all(torch.isfinite(v).all() for v in out)
+
+
+def test_a_token_of_several_frames_predicts_each_of_them():
+    model = perturbed_model(tiny_config(patch=4))
+    b = batch(B=1, T=8)
+    x = b["x"].clone()
+    x[0, 1] += 1.0  # inside the first token only
+    with torch.no_grad():
+        before = model(b["x"], b["t"], text=b["text"])
+        after = model(x, b["t"], text=b["text"])
+    assert not torch.allclose(before.pose[0, 0], before.pose[0, 1])  # frames of one token differ
+    assert not torch.allclose(before.pose[0, :4], after.pose[0, :4])
+
+
+@pytest.mark.parametrize("changes", [{"patch": 0}, {"patch": 17}, {"conv_kernel": 2}, {"conv_kernel": -1}])
+def test_token_settings_out_of_range_fail_with_one_sentence(changes):
+    with pytest.raises(StickgenError, match=r"^[^\n]+\.$"):
+        tiny_config(**changes)
 
 
 def test_grouped_query_attention_has_fewer_key_value_weights():
@@ -163,8 +185,10 @@ def test_sequences_longer_than_the_rotary_cache_work():
     torch.testing.assert_close(out.pose, cached.pose)
 
 
-def test_padding_changes_nothing_for_real_frames():
-    model = perturbed_model(tiny_config())
+@pytest.mark.parametrize(("patch", "conv_kernel"), TOKENS)
+def test_padding_changes_nothing_for_real_frames(patch, conv_kernel):
+    # 10 and 7 real frames: with tokens of 3 or 4 frames the last token of each clip is part padding
+    model = perturbed_model(tiny_config(patch=patch, conv_kernel=conv_kernel))
     b = batch(B=2, T=10)
     mask = torch.ones(2, 10, dtype=torch.bool)
     mask[1, 7:] = False  # the second clip has 7 real frames
@@ -187,8 +211,9 @@ def test_padding_changes_nothing_for_real_frames():
     torch.testing.assert_close(short.environment, long.environment, atol=1e-5, rtol=1e-5)
 
 
-def test_unmasked_frames_do_influence_the_others():
-    model = perturbed_model(tiny_config())
+@pytest.mark.parametrize(("patch", "conv_kernel"), TOKENS)
+def test_unmasked_frames_do_influence_the_others(patch, conv_kernel):
+    model = perturbed_model(tiny_config(patch=patch, conv_kernel=conv_kernel))
     b = batch(B=1, T=10)
     x = b["x"].clone()
     x[0, 9] += 1.0
@@ -376,6 +401,23 @@ def test_checkpoint_round_trip_gives_identical_outputs(tmp_path):
     card = (folder / "README.md").read_text()
     assert "test-encoder" in card and "| steps | 1200 |" in card and "Made by a test." in card
     assert f"{parameter_counts(model)['total']:,}" in card
+
+
+def test_a_bfloat16_checkpoint_is_half_the_size_and_loads_as_float32(tmp_path):
+    model = perturbed_model(tiny_config(patch=2, conv_kernel=3))
+    save_tiny(tmp_path / "f32", model)
+    save_tiny(tmp_path / "bf16", model, dtype="bfloat16")
+    size = {k: (tmp_path / k / "model.safetensors").stat().st_size for k in ("f32", "bf16")}
+    assert size["bf16"] < 0.55 * size["f32"]
+    loaded = load_checkpoint(tmp_path / "bf16", expected_encoder=ENCODER)
+    assert all(p.dtype == torch.float32 for p in loaded.model.parameters())
+    b = batch()
+    with torch.no_grad():
+        before = model(b["x"], b["t"], text=b["text"], actions=b["actions"])
+        after = loaded.model(b["x"], b["t"], text=b["text"], actions=b["actions"])
+    torch.testing.assert_close(after.pose, before.pose, rtol=0.05, atol=0.02)
+    with pytest.raises(StickgenError, match="not 'float16'"):
+        save_tiny(tmp_path / "f16", model, dtype="float16")
 
 
 def test_checkpoint_of_another_shape_fails_with_one_sentence(tmp_path):
