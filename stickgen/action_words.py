@@ -1,9 +1,10 @@
 """Words to action ids: the one mapping from descriptions to the 60 actions (DESIGN §3).
 
 `stickgen generate` uses it to condition the model on the actions a prompt names, and the real-data
-importers use it to label imported clips. The vocabulary is the synthesizer's: every action's verb
-phrases (`ActionSpec.words`) in their base, third-person and -ing forms ("sits down", "sitting
-down"), with any pronoun in place of "its". Where phrases overlap, the longest wins ("jump forward"
+importers use it to label imported clips. The vocabulary is the synthesizer's (`stickgen.vocabulary`):
+every action's naming verb phrases in their base, third-person and -ing forms ("sits down", "sitting
+down"), with any pronoun in place of "its"; the descriptive sentences are not matched. Where
+phrases overlap, the longest wins ("jump forward"
 over "jump"). A phrase right after "a", "an" or "the" is a noun ("takes a jump", "opens a box") and
 names no action, past tenses are not matched, and a verb with a second meaning is taken as the
 action ("boxes" is `punch`); a text without any known phrase names no action (−1).
@@ -16,25 +17,23 @@ import re
 
 import numpy as np
 
-from stickgen.labels import UNKNOWN_ACTION
+from stickgen import vocabulary
+from stickgen.labels import ACTIONS, UNKNOWN_ACTION
 
 _ARTICLE = re.compile(r" (a|an|the) $")  # the words just before a match: "… a " + "box"
 
 
 @functools.lru_cache(maxsize=1)
-def _phrases() -> list[tuple[int, re.Pattern]]:
-    """Every (action id, compiled phrase), longest phrase first."""
-    from stickgen.synth.actions import ACTION_SPECS
-    from stickgen.synth.text import gerund, third_person
-
-    phrases = []
-    for spec in ACTION_SPECS:
-        for words in spec.words:
-            for form in {words, third_person(words), gerund(words)}:
+def _phrases() -> dict[str, list[tuple[int, str, int, re.Pattern]]]:
+    """Every (length, phrase, action id, compiled phrase) by the phrase's first word."""
+    by_first: dict[str, list[tuple[int, str, int, re.Pattern]]] = {}
+    for action, name in enumerate(ACTIONS):
+        for words in vocabulary.words(name):
+            for form in {words, vocabulary.third_person(words), vocabulary.gerund(words)}:
                 pattern = re.sub(r"\bits(elf)?\b", r"\\w+", re.escape(form))
-                phrases.append((len(form), form, spec.id, re.compile(rf" {pattern} ")))
-    phrases.sort(key=lambda p: (-p[0], p[1]))
-    return [(action, pattern) for _, _, action, pattern in phrases]
+                entry = (len(form), form, action, re.compile(rf" {pattern} "))
+                by_first.setdefault(form.split()[0], []).append(entry)
+    return by_first
 
 
 def actions_in_text(prompt: str) -> list[int]:
@@ -43,8 +42,14 @@ def actions_in_text(prompt: str) -> list[int]:
     [] when none matches.
     """
     text = f" {re.sub(r'[^a-z ]+', ' ', prompt.lower())} "
+    phrases = _phrases()
+    # Only phrases whose first word is in the text can match; longest first over all of them.
+    candidates = sorted(
+        (entry for word in set(text.split()) for entry in phrases.get(word, ())),
+        key=lambda entry: (-entry[0], entry[1], entry[2]),  # longest first, then alphabetical
+    )
     found: list[tuple[int, int, int]] = []  # (start, end, action)
-    for action, pattern in _phrases():
+    for _, _, action, pattern in candidates:
         for match in pattern.finditer(text):
             a, b = match.start(), match.end()
             if _ARTICLE.search(text, 0, a + 1) is None and all(b <= s or a >= e for s, e, _ in found):

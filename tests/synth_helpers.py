@@ -6,9 +6,10 @@ from stickgen.synth.checks import BONE_CV_MAX, FLOOR_MIN, SLIDE_SHARE_MAX, check
 from stickgen.synth.text import gerund, third_person
 
 
-def word_pattern(words: tuple[str, ...]) -> str:
-    """A regex for any of the verb phrases, conjugated or not, with any pronoun for "its"/"itself"."""
-    forms = {f for w in words for f in (w, third_person(w), gerund(w))}
+def word_pattern(words: tuple[str, ...], descriptions: tuple[str, ...] = ()) -> str:
+    """A regex for any of the verb phrases, conjugated or not, or any of the (third-person)
+    descriptions, with any pronoun for "its"/"itself"."""
+    forms = {f for w in words for f in (w, third_person(w), gerund(w))} | set(descriptions)
     escaped = (re.sub(r"\bits(elf)?\b", r"\\w+", re.escape(f)) for f in forms)
     return "|".join(rf"\b{f}\b" for f in escaped)
 
@@ -27,7 +28,7 @@ def assert_described_and_labelled(action: str, motions) -> None:
     from stickgen.synth.actions import ACTION_BY_NAME
 
     spec = ACTION_BY_NAME[action]
-    pattern = word_pattern(spec.words)
+    pattern = word_pattern(spec.words, spec.descriptions)
     for m in motions:
         assert (m.actions == spec.id).all()
         assert m.source["actions"][0]["name"] == action

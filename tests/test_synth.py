@@ -92,7 +92,7 @@ def test_descriptions_use_each_actions_words(clips):
         for text in m.texts:
             for action in m.source["actions"]:
                 spec = ACTION_BY_NAME[action["name"]]
-                pattern = word_pattern(spec.words)
+                pattern = word_pattern(spec.words, spec.descriptions)
                 assert re.search(pattern, text.lower()), (action["name"], text)
 
 

@@ -65,7 +65,7 @@ def test_each_action_is_physical_labelled_and_named_in_every_environment(action)
     spec = ACTION_BY_NAME[action]
     clips = _variety(action, 16)
     _assert_physical(clips)
-    pattern = word_pattern(spec.words)
+    pattern = word_pattern(spec.words, spec.descriptions)
     for m in clips:
         assert (m.actions == spec.id).all()
         assert m.source["actions"][0]["name"] == action

@@ -108,7 +108,8 @@ def synthesize(plan: ClipPlan) -> Motion:
                             max(budget - reserve, 30))  # fmt: skip
         out = spec.generate(ctx)
         tracks.append(out.track)
-        said.append(Said(spec.words, out.params, int(np.sign(out.params.get("travel", 0))) * plan.facing))
+        direction = int(np.sign(out.params.get("travel", 0))) * plan.facing
+        said.append(Said(spec.words, out.params, direction, spec.descriptions))
         params.append(out.params)
         state = out.end_state
         budget -= out.track.num_frames - blend

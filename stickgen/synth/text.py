@@ -2,26 +2,25 @@
 
 A description is  subject + verb phrase (+ adverbs) (+ place), chained for several actions with
 "then", "after that", "and then", "before …ing" or "after …ing" (which names them in reverse order).
-Verb phrases come from each action's `words` (base forms, conjugated here), adverbs from the sampled
-parameters (`ActionOutput.params`: speed, repetitions, side, direction, height, seat, manner) and the style,
-places from the environment. One of the descriptions is always a short plain prompt such as
-"a person jumps", the way people type them.
+Verb phrases come from each action's `words` (base forms, conjugated here) or, for about a third of
+the clauses outside the plain prompt, from its `descriptions` (third-person sentences that say what the
+body does without naming the action; never in an -ing form), both in `stickgen.vocabulary`; adverbs
+from the sampled parameters (`ActionOutput.params`: speed, repetitions, side, direction, height,
+seat, manner) and the style, places from the environment. One of the descriptions is always a short
+plain prompt such as "a person jumps", the way people type them.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-# Short verbs whose last consonant doubles before -ing (run → running).
-DOUBLED = frozenset({
-    "run", "hop", "sit", "jog", "skip", "step", "get", "clap", "swim", "trot", "stop", "drop", "grab", "spin",
-    "dig", "nod", "pat", "plan", "slip", "trip", "tip", "put", "shrug", "squat", "hit", "jab", "tug", "lob",
-    "drag", "bat", "sidestep",
-})  # fmt: skip
-_IRREGULAR_THIRD = {"be": "is", "have": "has", "do": "does", "go": "goes"}
+from stickgen.vocabulary import DOUBLED, gerund, third_person
+
+__all__ = ["DOUBLED", "Said", "describe", "gerund", "third_person"]
 
 # (subject, possessive, reflexive)
 ADULT_SUBJECTS = (
@@ -66,36 +65,11 @@ class Said:
     words: tuple[str, ...]
     params: dict[str, Any]
     direction: int  # world direction of travel: +1 right, −1 left, 0 none
+    descriptions: tuple[str, ...] = ()  # third-person phrases that describe without naming
 
 
-def third_person(phrase: str) -> str:
-    """ "walk forward" → "walks forward"."""
-    verb, _, rest = phrase.partition(" ")
-    if verb in _IRREGULAR_THIRD:
-        out = _IRREGULAR_THIRD[verb]
-    elif verb.endswith(("s", "sh", "ch", "x", "z", "o")):
-        out = verb + "es"
-    elif verb.endswith("y") and verb[-2:-1] not in "aeiou":
-        out = verb[:-1] + "ies"
-    else:
-        out = verb + "s"
-    return f"{out} {rest}".strip()
-
-
-def gerund(phrase: str) -> str:
-    """ "sit down" → "sitting down", "take a seat" → "taking a seat"."""
-    verb, _, rest = phrase.partition(" ")
-    if verb == "be":
-        out = "being"
-    elif verb.endswith("ie"):
-        out = verb[:-2] + "ying"
-    elif verb.endswith("e") and not verb.endswith(("ee", "ye", "oe")):
-        out = verb[:-1] + "ing"
-    elif verb in DOUBLED:
-        out = verb + verb[-1] + "ing"
-    else:
-        out = verb + "ing"
-    return f"{out} {rest}".strip()
+# How often a clause (other than in the short plain prompt) describes its action instead of naming it.
+DESCRIBE_P = 0.3
 
 
 def _pick(rng: np.random.Generator, options) -> str:
@@ -140,7 +114,8 @@ def _adverbs(
 
 
 def _personal(phrase: str, possessive: str, reflexive: str) -> str:
-    return phrase.replace("itself", reflexive).replace("its ", possessive + " ")
+    """ "pick itself up" → "pick herself up": the words "its" and "itself" only (not "splits")."""
+    return re.sub(r"\bits\b", possessive, re.sub(r"\bitself\b", reflexive, phrase))
 
 
 def describe(
@@ -159,16 +134,16 @@ def describe(
             break
         subject, possessive, reflexive = _pick(rng, subjects)
         plain = attempt == 0
-        phrases = [
-            _personal(
-                s.words[0] if plain and rng.random() < 0.7 else _pick(rng, s.words), possessive, reflexive
-            )
-            for s in said
-        ]
-        clauses = []
-        for s, phrase in zip(said, phrases, strict=True):
+        clauses = []  # (verb phrase, adverbs, already in the third person)
+        for s in said:
+            described = not plain and bool(s.descriptions) and rng.random() < DESCRIBE_P
+            if described:
+                phrase = _pick(rng, s.descriptions)
+            else:
+                phrase = s.words[0] if plain and rng.random() < 0.7 else _pick(rng, s.words)
+            phrase = _personal(phrase, possessive, reflexive)
             adverbs = [] if plain else _adverbs(rng, s, phrase, possessive, style if s is said[0] else ())
-            clauses.append((phrase, " ".join(adverbs)))
+            clauses.append((phrase, " ".join(adverbs), described))
         place = "" if plain and rng.random() < 0.6 else _pick(rng, PLACES[environment])
         text = _sentence(rng, subject, clauses, place)
         if rng.random() < 0.3:
@@ -178,17 +153,21 @@ def describe(
     return texts
 
 
-def _sentence(rng: np.random.Generator, subject: str, clauses: list[tuple[str, str]], place: str) -> str:
+def _sentence(
+    rng: np.random.Generator, subject: str, clauses: list[tuple[str, str, bool]], place: str
+) -> str:
     def verb(clause, form=third_person):
-        phrase, adverbs = clause
-        return " ".join(x for x in (form(phrase), adverbs) if x)
+        phrase, adverbs, described = clause
+        return " ".join(x for x in (phrase if described else form(phrase), adverbs) if x)
 
+    # A description is already in the third person ("bends its knees and …"): no -ing forms for it.
+    gerunds = not any(described for _, _, described in clauses)
     place_part = f" {place}" if place else ""
     if len(clauses) == 1:
-        if rng.random() < 0.15:
+        if gerunds and rng.random() < 0.15:
             return f"{subject} is {verb(clauses[0], gerund)}{place_part}"
         return f"{subject} {verb(clauses[0])}{place_part}"
-    form = int(rng.integers(5)) if len(clauses) == 2 else int(rng.integers(3))
+    form = int(rng.integers(5)) if len(clauses) == 2 and gerunds else int(rng.integers(3))
     if form == 3:  # "A before B-ing": in order
         return f"{subject} {verb(clauses[0])} before {verb(clauses[1], gerund)}{place_part}"
     if form == 4:  # "B after A-ing": named in reverse order

@@ -59,10 +59,13 @@ How to add an action
    `sports.py`. Give the action's name (from `stickgen.labels.ACTIONS`),
    the generator, `views` (which of "side" / "front" it reads well in; the sampler picks the clip's
    view from the first action's views and chains only actions that support it), `starts` (postures
-   it can begin in), and `words`: verb phrases in the base form ("walk", "take a walk", "stroll"),
-   most common first. The grammar conjugates them ("walks", "walking"); irregular doubling is listed
-   in `stickgen.synth.text.DOUBLED`. Be generous with synonyms: prompts people write in their own
-   words must land on the action.
+   it can begin in) and `ends` (the posture it ends in, when not standing).
+   Then give the action its words in `stickgen/vocabulary.py`: `words`, verb phrases in the base form
+   that name it ("walk", "take a walk", "stroll"), most common first, and `descriptions`, phrases in
+   the third person that describe the movement without naming it ("puts one foot in front of the
+   other"). The grammar conjugates `words` ("walks", "walking"); irregular doubling is listed in
+   `stickgen.vocabulary.DOUBLED`. Be generous with synonyms: prompts people write in their own words
+   must land on the action.
 
 6. Render a few clips (`stickgen data synth`, then `stickgen data preview`) and look at them, and run
    `tests/test_synth.py`: it checks every action in the table for the physical rules and the words.
@@ -74,37 +77,19 @@ from stickgen.synth.actions import expressive, floor, gestures, jumps, locomotio
 from stickgen.synth.actions.spec import SEATED, STAND, ActionSpec
 
 CORE_SPECS: tuple[ActionSpec, ...] = (
-    ActionSpec("idle", locomotion.idle, ("side", "front"), STAND,
-               ("stand still", "stand", "stand idle", "wait", "stand around", "rest", "pause", "stay still")),
-    ActionSpec("walk", locomotion.walk, ("side",), STAND,
-               ("walk", "stroll", "take a walk", "walk forward", "step forward", "amble", "go for a walk",
-                "pace", "wander", "walk along")),
-    ActionSpec("jog", locomotion.jog, ("side",), STAND,
-               ("jog", "go for a jog", "trot", "jog along", "run at an easy pace", "go jogging")),
-    ActionSpec("run", locomotion.run, ("side",), STAND,
-               ("run", "run forward", "go for a run", "dash", "hurry", "rush", "run along")),
-    ActionSpec("sprint", locomotion.sprint, ("side",), STAND,
-               ("sprint", "run as fast as possible", "race", "run at full speed", "bolt", "dash flat out")),
-    ActionSpec("walk_backward", locomotion.walk_backward, ("side",), STAND,
-               ("walk backward", "walk backwards", "step back", "back up", "move backward", "retreat",
-                "walk in reverse")),
-    ActionSpec("jump", jumps.jump, ("side", "front"), STAND,
-               ("jump", "jump up", "jump in place", "spring up", "jump straight up", "bounce up")),
-    ActionSpec("jump_forward", jumps.jump_forward, ("side",), STAND,
-               ("jump forward", "do a long jump", "do a broad jump", "jump ahead", "leap forward",
-                "jump across")),
-    ActionSpec("hop", jumps.hop, ("side", "front"), STAND,
-               ("hop", "hop on one leg", "hop on one foot", "bounce on one leg", "hop along")),
-    ActionSpec("leap", jumps.leap, ("side",), STAND,
-               ("leap", "take a big leap", "bound", "leap over something", "make a running leap",
-                "do a split leap")),
-    ActionSpec("sit_down", postures.sit_down, ("side",), STAND,
-               ("sit down", "take a seat", "sit", "have a seat", "lower itself to sit", "be seated"), "sit"),
-    ActionSpec("stand_up", postures.stand_up, ("side",), SEATED,
-               ("stand up", "get up", "rise", "rise to its feet", "get to its feet", "get up from sitting")),
-    ActionSpec("wave", gestures.wave, ("front", "side"), STAND,
-               ("wave", "wave hello", "wave goodbye", "wave its hand", "greet someone with a wave",
-                "wave at someone", "say hi with a wave")),
+    ActionSpec("idle", locomotion.idle, ("side", "front"), STAND),
+    ActionSpec("walk", locomotion.walk, ("side",), STAND),
+    ActionSpec("jog", locomotion.jog, ("side",), STAND),
+    ActionSpec("run", locomotion.run, ("side",), STAND),
+    ActionSpec("sprint", locomotion.sprint, ("side",), STAND),
+    ActionSpec("walk_backward", locomotion.walk_backward, ("side",), STAND),
+    ActionSpec("jump", jumps.jump, ("side", "front"), STAND),
+    ActionSpec("jump_forward", jumps.jump_forward, ("side",), STAND),
+    ActionSpec("hop", jumps.hop, ("side", "front"), STAND),
+    ActionSpec("leap", jumps.leap, ("side",), STAND),
+    ActionSpec("sit_down", postures.sit_down, ("side",), STAND, "sit"),
+    ActionSpec("stand_up", postures.stand_up, ("side",), SEATED),
+    ActionSpec("wave", gestures.wave, ("front", "side"), STAND),
 )  # fmt: skip
 
 # Families in their own modules declare their specs there (`SPECS`), beside their generators.

@@ -1,0 +1,79 @@
+"""The action vocabulary: words and descriptions for each action, their conjugation, the matcher."""
+
+import subprocess
+import sys
+
+import numpy as np
+
+from stickgen import vocabulary
+from stickgen.action_words import actions_in_text
+from stickgen.labels import ACTIONS, action_id
+from stickgen.synth.actions import ACTION_BY_NAME
+from stickgen.synth.text import Said, describe
+from stickgen.vocabulary import VOCABULARY, gerund, third_person
+
+
+def test_every_action_has_words_and_descriptions_in_action_order():
+    assert list(VOCABULARY) == list(ACTIONS)
+    for name, (words, descriptions) in VOCABULARY.items():
+        assert len(words) >= 8 and len(set(words)) == len(words), name
+        assert len(descriptions) >= 3 and len(set(descriptions)) == len(descriptions), name
+        for phrase in words + descriptions:
+            assert phrase == phrase.strip().lower() and "  " not in phrase, phrase
+        assert ACTION_BY_NAME[name].words == words and ACTION_BY_NAME[name].descriptions == descriptions
+
+
+def test_no_phrase_names_two_actions_but_the_shared_ones():
+    owner: dict[str, str] = {}
+    for name, (words, _) in VOCABULARY.items():
+        for phrase in words:
+            assert owner.setdefault(phrase, name) == name or phrase in vocabulary.SHARED, (phrase, name)
+    assert actions_in_text("a person gets up") == [action_id("stand_up")]  # the first that lists it
+
+
+def test_every_phrase_conjugates():
+    vowels = "aeiou"
+    for words, _ in VOCABULARY.values():
+        for phrase in words:
+            verb = phrase.split()[0]
+            if verb == "be":
+                continue
+            third, ing = third_person(phrase).split()[0], gerund(phrase).split()[0]
+            assert third.endswith("s") and third[0] == verb[0], phrase
+            assert ing.endswith("ing") and ing[0] == verb[0], phrase
+            # No "-eing" except after "ee"/"oe"/"ye" (seeing, tiptoeing) and "boogieing"; no "yy".
+            assert not ing.endswith("eing") or ing[-5:-3] in ("ee", "oe", "ye", "ie"), phrase
+            # A short verb ending consonant-vowel-consonant doubles (hop → hopping) unless listed otherwise.
+            if len(verb) == 3 and verb[0] not in vowels and verb[1] in vowels and verb[2] not in vowels + "wxy":
+                assert ing == verb + verb[-1] + "ing", phrase
+    assert gerund("boogie") == "boogieing" and gerund("lie down") == "lying down"
+    assert gerund("frolic") == "frolicking" and third_person("tiptoe") == "tiptoes"
+
+
+def test_descriptions_reach_the_grammar_in_the_third_person():
+    rng = np.random.default_rng(0)
+    spec = ACTION_BY_NAME["sit_down"]
+    said = [Said(spec.words, {}, 0, spec.descriptions)]
+    texts = [t.lower() for _ in range(40) for t in describe(rng, said, "earth", (), False, 5)]
+    described = [t for t in texts if any(d.split()[0] in t.split() for d in spec.descriptions)]
+    assert len(described) > len(texts) // 10
+    assert not any(" is " + d.split()[0] in t for t in texts for d in spec.descriptions)  # never "is bends"
+
+
+def test_matcher_reads_many_phrasings():
+    assert actions_in_text("a man strolls along") == [action_id("walk")]
+    assert actions_in_text("somebody boogies, then takes a seat") == [action_id("dance"), action_id("sit_down")]
+    assert actions_in_text("a child is tiptoeing") == [action_id("tiptoe")]
+
+
+def test_matcher_does_not_load_the_synthesizer():
+    code = "import sys, stickgen.action_words as a; a.actions_in_text('a person jumps'); " + (
+        "print(any(m.startswith('stickgen.synth') for m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_lookup_functions():
+    assert vocabulary.words("walk")[0] == "walk"
+    assert vocabulary.descriptions("walk") == VOCABULARY["walk"][1]
