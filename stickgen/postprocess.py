@@ -6,10 +6,18 @@ Pure numpy functions on joints `(T, 16, 2)` in metres. `clean_up` applies them i
    and giving it the clip's own length (the median over frames). Hips sit symmetrically about the
    pelvis (the pelvis is their midpoint), shoulders keep their direction from the neck at their
    median distance.
-2. `pin_feet`: while the model's physics head says a foot is in contact, hold its ankle where it
-   stands (the mean of the run) on the floor, easing in and out over a few frames, and re-solve the
-   knee with two-bone IK on the side the knee already was. This removes foot skating.
-3. `lift_above_floor`: raise any frame whose lowest joint dips below y = 0 (smoothly over time).
+2. `ground_feet`: move the figure down (or up) so that its lowest foot in contact stands on the
+   floor; contacts are the physics head's, or an ankle lower than 5 cm and slower than 0.6 m/s
+   (`floor_contacts`). Generated figures otherwise hover a centimetre or two.
+3. `pin_feet`: while a foot is in contact (the head's contacts, or, after grounding, any ankle below
+   5 cm), hold its ankle where it stands (the mean of the run) on the floor, easing in and out
+   horizontally over a few frames, and re-solve the knee with two-bone IK on the side the knee already
+   was. This removes foot skating: a foot near the floor either stands or lifts.
+4. `lift_above_floor`: raise any frame whose lowest joint dips below y = 0 (smoothly over time).
+
+The 5 cm is also the height below which the evaluation counts a moving foot as skating
+(`metrics.SKATE_HEIGHT`), so after clean-up that metric mostly measures it: `benchmarks/cleanup.py`
+gives skating and floating of the model's raw output beside the cleaned one.
 """
 
 from __future__ import annotations
@@ -99,7 +107,11 @@ def pin_feet(joints: np.ndarray, contacts: np.ndarray) -> np.ndarray:
             ramp[b - lo :] = np.arange(hi - b, 0, -1) / (hi - b + 1)
             take = ramp > weight[lo:hi]
             weight[lo:hi] = np.where(take, ramp, weight[lo:hi])
-            target[lo:hi] = np.where(take[:, None], spot, target[lo:hi])
+            # Easing in and out moves the ankle towards the spot horizontally only: a foot about to land
+            # or just lifted keeps its height instead of being dragged along the floor.
+            spots = np.repeat(spot[None], hi - lo, axis=0)
+            spots[:, 1] = np.where(ramp < 1.0, joints[lo:hi, ankle, 1], 0.0)
+            target[lo:hi] = np.where(take[:, None], spots, target[lo:hi])
         moved = weight > 0
         if not moved.any():
             continue
@@ -135,6 +147,61 @@ def lift_above_floor(joints: np.ndarray) -> np.ndarray:
     return out
 
 
-def clean_up(joints: np.ndarray, contacts: np.ndarray) -> np.ndarray:
-    """The whole clean-up: constant bones, pinned feet, nothing below the floor."""
-    return lift_above_floor(pin_feet(constant_bone_lengths(joints), contacts))
+
+
+
+CONTACT_HEIGHT_PIN = 0.05  # m: an ankle this low ...
+CONTACT_SPEED_PIN = 0.6  # m/s: ... and this slow is on the floor, whatever the physics head says
+
+
+def floor_contacts(
+    joints: np.ndarray, contacts: np.ndarray, fps: float = 25.0, speed: float | None = None
+) -> np.ndarray:
+    """(T, 2) bool: the physics head's contacts, or an ankle that is low and slow (the head misses some
+    frames of a planted foot, which then skate); runs of one frame are dropped."""
+    joints = np.asarray(joints, dtype=np.float64)
+    out = np.asarray(contacts, bool).copy()
+    for side, prefix in enumerate(("l_", "r_")):
+        ankle = joints[:, J[prefix + "ankle"]]
+        moving = np.zeros(len(joints))
+        if len(joints) > 1:
+            step = np.abs(np.diff(ankle[:, 0])) * fps
+            moving = np.maximum(np.concatenate([step[:1], step]), np.concatenate([step, step[-1:]]))
+        out[:, side] |= (ankle[:, 1] < CONTACT_HEIGHT_PIN) & (moving < (speed or CONTACT_SPEED_PIN))
+        for a, b in _runs(out[:, side]):
+            if b - a < 2:
+                out[a:b, side] = False
+    return out
+
+
+def ground_feet(joints: np.ndarray, contacts: np.ndarray) -> np.ndarray:
+    """Move the figure down (or up) so that its lowest foot in contact stands on the floor.
+
+    The offset is the height of the lowest contact ankle in frames with a contact, interpolated
+    between them (a jump keeps its height over the take-off and landing), and smoothed over 5 frames.
+    """
+    joints = np.asarray(joints, dtype=np.float64)
+    ankles = joints[:, [J["l_ankle"], J["r_ankle"]], 1]  # (T, 2)
+    heights = np.where(contacts, ankles, np.inf).min(axis=1)
+    known = np.isfinite(heights)
+    if not known.any():
+        return joints.copy()
+    t = np.arange(len(joints))
+    offset = np.interp(t, t[known], heights[known])
+    padded = np.pad(offset, 2, mode="edge")
+    offset = np.mean(np.stack([padded[i : i + len(offset)] for i in range(5)]), axis=0)
+    out = joints.copy()
+    out[..., 1] -= offset[:, None]
+    return out
+
+
+def clean_up(joints: np.ndarray, contacts: np.ndarray, fps: float = 25.0) -> np.ndarray:
+    """The whole clean-up: constant bones, feet on the floor, planted feet pinned, nothing below it.
+
+    contacts: (T, 2) the physics head's foot contacts (the model's own reading of the motion).
+    """
+    bones = constant_bone_lengths(joints)
+    grounded = ground_feet(bones, floor_contacts(bones, contacts, fps))
+    # After grounding, every foot below the contact height is planted, however the model moved it.
+    planted = floor_contacts(grounded, contacts, fps, speed=np.inf)
+    return lift_above_floor(pin_feet(grounded, planted))

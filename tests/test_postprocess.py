@@ -14,7 +14,15 @@ from stickgen.generation import (
     with_environment,
 )
 from stickgen.labels import action_id
-from stickgen.postprocess import clean_up, constant_bone_lengths, lift_above_floor, pin_feet
+from stickgen.metrics import floating, foot_skating_ratio
+from stickgen.postprocess import (
+    clean_up,
+    constant_bone_lengths,
+    floor_contacts,
+    ground_feet,
+    lift_above_floor,
+    pin_feet,
+)
 from tests.clips import standing_pose
 
 
@@ -76,6 +84,36 @@ def test_clean_up_leaves_nothing_below_the_floor():
     out = clean_up(joints, contacts)
     assert out[..., 1].min() >= -1e-9
     assert np.ptp(fg.bone_lengths(out)[:, :7], axis=0).max() < 1e-6
+
+
+def test_a_hovering_figure_is_put_on_the_floor_and_a_shuffling_foot_stands():
+    """A figure 3 cm up whose left foot slides along the floor at 1 m/s, with no contact from the head."""
+    bent = standing_pose()
+    bent[[fg.J["l_knee"], fg.J["r_knee"]], 0] += 0.15
+    joints = constant_bone_lengths(np.repeat(bent[None], 40, axis=0))
+    joints[:, fg.J["l_ankle"], 0] += np.linspace(0.0, 0.06, 40)  # slides 6 cm in 1.6 s ...
+    joints[20:, fg.J["l_ankle"], 0] += np.linspace(0.0, 0.4, 20)  # ... then 40 cm at 0.5 m/s
+    joints[..., 1] += 0.03 - joints[:, [fg.J["l_ankle"], fg.J["r_ankle"]], 1].min(axis=1)[:, None]
+    none = np.zeros((40, 2), bool)
+    assert floating(joints) > 0.025 and foot_skating_ratio(joints, 25.0) > 0.3
+    out = clean_up(joints, none)
+    assert floating(out) < 0.005 and foot_skating_ratio(out, 25.0) == 0.0
+    # The slow, low feet count as contacts even without the head; grounding moves the whole figure.
+    contacts = floor_contacts(joints, none)
+    assert contacts[:20].all()
+    grounded = ground_feet(joints, contacts)
+    np.testing.assert_allclose(grounded - joints, np.broadcast_to(grounded[:1] - joints[:1], joints.shape))
+
+
+def test_a_jump_keeps_its_flight_after_clean_up():
+    joints = np.repeat(standing_pose()[None], 30, axis=0)
+    lift = np.concatenate([np.zeros(10), 0.4 * np.sin(np.linspace(0, np.pi, 10)), np.zeros(10)])
+    joints[..., 1] += lift[:, None]
+    contacts = np.zeros((30, 2), bool)
+    contacts[:10] = contacts[20:] = True
+    out = clean_up(joints, contacts)
+    pelvis = out[:, fg.J["pelvis"], 1]
+    assert pelvis.max() - pelvis[0] > 0.35
 
 
 def test_action_timeline():
