@@ -52,7 +52,7 @@ denoiser trained with conditional flow matching (clean-sample prediction), made 
 |---|---|
 | variant | {variant} |
 | parameters | {parameters:,} |
-| size | d_model {d_model}, {n_layers} layers, {n_heads} heads ({kv_heads} key/value), d_ff {d_ff} |
+| size | d_model {d_model}, {n_layers} layers, {n_heads} heads ({kv_heads} key/value), d_ff {d_ff}{tokens} |
 | text encoder | {encoder_name} (`{encoder_id}`, {encoder_dim}-dim) |
 | format | {format} version {format_version} |
 
@@ -141,6 +141,8 @@ def model_card(
         n_heads=config.n_heads,
         kv_heads=config.kv_heads,
         d_ff=config.ff_dim,
+        tokens=(f", tokens of {config.patch} frames" if config.patch > 1 else "")
+        + (f", temporal convolution {config.conv_kernel}" if config.conv_kernel else ""),
         encoder_name=encoder["name"],
         encoder_id=encoder["id"],
         encoder_dim=encoder["dim"],

@@ -409,6 +409,7 @@ def test_a_bfloat16_checkpoint_is_half_the_size_and_loads_as_float32(tmp_path):
     save_tiny(tmp_path / "bf16", model, dtype="bfloat16")
     size = {k: (tmp_path / k / "model.safetensors").stat().st_size for k in ("f32", "bf16")}
     assert size["bf16"] < 0.55 * size["f32"]
+    assert "tokens of 2 frames, temporal convolution 3 |" in (tmp_path / "bf16" / "README.md").read_text()
     loaded = load_checkpoint(tmp_path / "bf16", expected_encoder=ENCODER)
     assert all(p.dtype == torch.float32 for p in loaded.model.parameters())
     b = batch()
