@@ -169,6 +169,30 @@ def generate(
             "model) or none (the text alone).",
         ),
     ] = "words",
+    then: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="What the figure does next (repeatable): one continuous clip, each part for --seconds "
+            "(default: suited to its text, up to 120 s each). See docs/editing.md.",
+            show_default=False,
+        ),
+    ] = None,
+    after: Annotated[
+        Path | None,
+        typer.Option(
+            help="Continue this clip (.npz, .json or a .bvh stickgen wrote): the result is the clip, kept "
+            "unchanged, followed by the new motion.",
+            show_default=False,
+        ),
+    ] = None,
+    start: Annotated[
+        Path | None,
+        typer.Option(help="Begin at the last pose of this clip.", show_default=False),
+    ] = None,
+    end: Annotated[
+        Path | None,
+        typer.Option(help="End at the first pose of this clip.", show_default=False),
+    ] = None,
 ) -> None:
     """Turn a sentence into an animated stick figure (a looping GIF by default).
 
@@ -178,6 +202,22 @@ def generate(
     from stickgen.generation import output_paths
 
     paths = output_paths(text, output, n)  # checked before any work, so a bad path fails at once
+    if then or after is not None or start is not None or end is not None:
+        if n != 1 or actions is not None:
+            raise StickgenError("-n and --actions cannot be combined with --then, --after, --start or --end.")
+        _camera_mode(camera)
+        from stickgen.editing import compose, load_clip
+
+        clips = {
+            k: None if v is None else load_clip(v)
+            for k, v in (("after", after), ("start", start), ("end", end))
+        }
+        motion = compose(
+            text, then=then or (), seconds=seconds, environment=environment, seed=seed, steps=steps,
+            guidance=guidance, plan=plan, checkpoint=checkpoint, device=device, **clips,
+        )  # fmt: skip
+        typer.echo(_save_edited(motion, paths[0], theme=theme, camera=camera))
+        return
     from stickgen.generation import generate_batch
     from stickgen.render import save, save_grid
     from stickgen.text import language_warning
@@ -196,6 +236,128 @@ def generate(
         return
     for motion, path in zip(motions, paths, strict=True):
         typer.echo(save(motion, path, theme=theme, caption=motion.texts[0]))
+
+
+def _camera_mode(camera: str | None) -> str | None:
+    """The camera mode of a --camera value (None: automatic); one sentence for an unknown one."""
+    from stickgen.generation import CAMERA_CHOICES
+
+    if camera is None:
+        return None
+    if camera.replace("-", "_") not in CAMERA_CHOICES:
+        raise StickgenError(f"Unknown camera {camera!r}; use one of {', '.join(CAMERA_CHOICES)}.")
+    return camera.replace("-", "_")
+
+
+def _save_edited(motion, path: Path, *, theme: str, camera: str | None = None) -> Path:
+    """Save an edited, continued or told clip, with the camera track asked for; a short caption."""
+    from stickgen.render import save
+
+    mode = _camera_mode(camera)
+    if mode is not None:
+        from stickgen.synth.camera import camera_track
+
+        motion = motion.replace(camera=camera_track(motion.joints, mode, motion.fps)[0])
+    caption = motion.texts[-1] if motion.texts and len(motion.texts[-1]) <= 100 else None
+    return save(motion, path, theme=theme, caption=caption)
+
+
+@app.command()
+def edit(
+    clip: Annotated[
+        Path, typer.Argument(help="A motion clip: .npz, .json or a .bvh stickgen wrote.", show_default=False)
+    ],
+    text: Annotated[
+        str, typer.Argument(help='What the part does, e.g. "a person waves".', show_default=False)
+    ],
+    part: Annotated[
+        str, typer.Option(help="upper, lower, arms, legs, left_arm or right_arm.", show_default=False)
+    ],
+    output: Annotated[
+        Path,
+        typer.Option("-o", "--output", help="Output file; its suffix picks the format.", show_default=False),
+    ],
+    start: Annotated[
+        float | None,
+        typer.Option(
+            "--from", help="Start of the edited span, s (default: the clip's start).", show_default=False
+        ),
+    ] = None,
+    stop: Annotated[
+        float | None,
+        typer.Option("--to", help="End of the edited span, s (default: the clip's end).", show_default=False),
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Noise seed, 0 to 2**63 − 1.")] = 0,
+    guidance: Annotated[float, typer.Option(help="Classifier-free guidance scale, 0–20.")] = 2.5,
+    steps: Annotated[int, typer.Option(help="ODE steps, 1–200.")] = 20,
+    plan: Annotated[str, typer.Option(help="words, model, auto or none (as for generate).")] = "words",
+    checkpoint: Annotated[
+        Path | None,
+        typer.Option(help="A checkpoint folder (default: the bundled model).", show_default=False),
+    ] = None,
+    device: Annotated[str, typer.Option(help="auto, cpu or cuda.")] = "auto",
+    theme: Annotated[str, typer.Option(help="Colour theme: light, dark, paper or blueprint.")] = "light",
+) -> None:
+    """Regenerate one body part of a clip so that it follows TEXT, within --from/--to if given.
+
+    Every other joint and frame is kept exactly; the edited joints keep the clip's bone lengths and join
+    the kept ones without a jump (docs/editing.md).
+    """
+    from stickgen.generation import output_paths
+
+    path = output_paths(text, output, 1)[0]
+    from stickgen.editing import edit_motion, load_clip, part_joints
+
+    part_joints(part)  # an unknown part is named before the clip is read
+    motion = edit_motion(
+        load_clip(clip), text, part=part, start=start, stop=stop, seed=seed, guidance=guidance, steps=steps,
+        plan=plan, checkpoint=checkpoint, device=device,
+    )  # fmt: skip
+    typer.echo(_save_edited(motion, path, theme=theme))
+
+
+@app.command()
+def story(
+    file: Annotated[
+        Path,
+        typer.Argument(
+            help="A text file, one segment a line: SECONDS TEXT, or TEXT; # comments.", show_default=False
+        ),
+    ],
+    output: Annotated[
+        Path,
+        typer.Option("-o", "--output", help="Output file; its suffix picks the format.", show_default=False),
+    ],
+    seed: Annotated[int, typer.Option(help="Noise seed, 0 to 2**63 − 1.")] = 0,
+    guidance: Annotated[float, typer.Option(help="Classifier-free guidance scale, 0–20.")] = 2.5,
+    steps: Annotated[int, typer.Option(help="ODE steps, 1–200.")] = 20,
+    plan: Annotated[str, typer.Option(help="words, model, auto or none (as for generate).")] = "words",
+    camera: Annotated[
+        str | None,
+        typer.Option(help="Camera track: static, follow, pan, zoom-in or zoom-out.", show_default=False),
+    ] = None,
+    checkpoint: Annotated[
+        Path | None,
+        typer.Option(help="A checkpoint folder (default: the bundled model).", show_default=False),
+    ] = None,
+    device: Annotated[str, typer.Option(help="auto, cpu or cuda.")] = "auto",
+    theme: Annotated[str, typer.Option(help="Colour theme: light, dark, paper or blueprint.")] = "light",
+) -> None:
+    """Tell a story: one continuous clip in which each line of FILE happens in turn (up to 10 minutes).
+
+    A line without SECONDS lasts as long as generate would make it (docs/editing.md).
+    """
+    from stickgen.generation import output_paths
+
+    path = output_paths(file.stem, output, 1)[0]
+    _camera_mode(camera)
+    from stickgen.editing import read_story, tell_story
+
+    segments = read_story(file)
+    motion = tell_story(
+        segments, seed=seed, guidance=guidance, steps=steps, plan=plan, checkpoint=checkpoint, device=device
+    )
+    typer.echo(_save_edited(motion, path, theme=theme, camera=camera))
 
 
 eval_app = typer.Typer(
@@ -523,6 +685,41 @@ def train(
     result = run_training(train_config, load_training_data(data, train_config.encoder), out)
     if result.checkpoint is not None:
         typer.echo(result.checkpoint)
+
+
+@app.command()
+def serve(
+    host: Annotated[
+        str,
+        typer.Option(help="Address to listen on; any other than 127.0.0.1 lets other machines use this one."),
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="TCP port, 0–65535 (0: a free one).")] = 8000,
+    checkpoint: Annotated[
+        Path | None,
+        typer.Option(help="A checkpoint folder (default: the bundled model).", show_default=False),
+    ] = None,
+    device: Annotated[str, typer.Option(help="auto, cpu or cuda.")] = "auto",
+    queue: Annotated[
+        int, typer.Option(help="Requests that may wait while one generates, 0–10000; more get 503.")
+    ] = 8,
+    cors: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A web origin allowed to call the API from its pages, e.g. http://localhost:3000 "
+            "(repeatable; default: none).",
+            show_default=False,
+        ),
+    ] = None,
+) -> None:
+    """Serve the web studio and its JSON API (docs/serve.md) until Ctrl-C; prints the address.
+
+    Needs the serve extra: pip install "stickgen\\[serve]".
+    """
+    from stickgen.serve.server import serve as run_server
+
+    run_server(
+        host=host, port=port, checkpoint=checkpoint, device=device, queue=queue, cors_origins=cors or ()
+    )
 
 
 def main() -> None:

@@ -1,0 +1,185 @@
+// stickgen studio: the form posts to /api/generate; the answer's GIF is shown and kept in a history.
+// Plain JavaScript, no build step, nothing from elsewhere. Text from the server or the user is only
+// ever put on the page as text (textContent), never as HTML.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const FORMAT_LABELS = { gif: "GIF", png: "PNG strip", mp4: "MP4", json: "JSON", npz: "NPZ", bvh: "BVH" };
+const made = []; // this page's results, newest first
+
+function option(value, label) {
+  const element = document.createElement("option");
+  element.value = value;
+  element.textContent = label;
+  return element;
+}
+
+async function setUp() {
+  try {
+    const [options, health] = await Promise.all([getJSON("/api/options"), getJSON("/api/health")]);
+    $("model").textContent = `model ${health.model} on ${health.device}`;
+    for (const text of options.examples) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = text;
+      button.addEventListener("click", () => {
+        $("prompt").value = text;
+        $("form").requestSubmit();
+      });
+      $("examples").append(button);
+    }
+    for (const name of options.environments) $("environment").append(option(name, name.replace("_", " ")));
+    for (const name of options.cameras) $("camera").append(option(name, name));
+    for (const name of options.themes) $("theme").append(option(name, name));
+    $("guidance").value = options.defaults.guidance;
+    $("steps").value = options.defaults.steps;
+    $("theme").value = options.defaults.theme;
+  } catch (error) {
+    showError(error.message);
+  }
+}
+
+async function getJSON(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(await problem(response));
+  return response.json();
+}
+
+async function problem(response) {
+  try {
+    const body = await response.json();
+    if (typeof body.detail === "string") return body.detail;
+  } catch (_) {
+    // not JSON: fall through to the status line
+  }
+  return `The studio answered ${response.status} ${response.statusText}.`;
+}
+
+// The request body. A seed is spliced in as its digits, so that seeds above 2**53 (which a JavaScript
+// number would round) reach the server exactly.
+function requestBody() {
+  const fields = { text: $("prompt").value, n: Number($("n").value), theme: $("theme").value };
+  const number = (id) => ($(id).value.trim() === "" ? null : Number($(id).value));
+  if (number("seconds") !== null) fields.seconds = number("seconds");
+  if (number("guidance") !== null) fields.guidance = number("guidance");
+  if (number("steps") !== null) fields.steps = number("steps");
+  for (const id of ["environment", "camera", "actions"]) {
+    if ($(id).value.trim() !== "") fields[id] = $(id).value.trim();
+  }
+  const seed = $("seed").value.trim();
+  if ($("random-seed").checked) {
+    fields.seed = null;
+  } else if (/^-?\d+$/.test(seed)) {
+    const digits = seed.replace(/^(-?)0+(?=\d)/, "$1");
+    return JSON.stringify({ seed: "__SEED__", ...fields }).replace('"__SEED__"', digits);
+  } else {
+    fields.seed = seed === "" ? 0 : seed; // the server says why a non-number is refused
+  }
+  return JSON.stringify(fields);
+}
+
+async function generate(event) {
+  event.preventDefault();
+  const button = $("generate");
+  button.disabled = true;
+  $("error").hidden = true;
+  $("status").textContent = "Generating…";
+  const started = performance.now();
+  try {
+    const response = await fetch("/api/generate", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: requestBody(),
+    });
+    if (!response.ok) throw new Error(await problem(response));
+    const result = await response.json();
+    result.seedText = $("random-seed").checked ? String(result.seed) : $("seed").value.trim() || "0";
+    result.elapsed = (performance.now() - started) / 1000;
+    made.unshift(result);
+    show(result);
+    $("status").textContent = `Made in ${result.elapsed.toFixed(2)} s.`;
+  } catch (error) {
+    $("status").textContent = "";
+    const message = error instanceof TypeError
+      ? "The studio did not answer; is stickgen serve still running?"
+      : error.message;
+    showError(message);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+function showError(message) {
+  $("error").textContent = message;
+  $("error").hidden = false;
+}
+
+function describe(result) {
+  const parts = [`“${result.text}”`, `seed ${result.seedText}`, `${result.seconds.toFixed(1)} s`];
+  if (result.n > 1) parts.push(`${result.n} samples`);
+  if (result.environment !== "earth") parts.push(result.environment.replace("_", " "));
+  if (result.warning) parts.push(`warning: ${result.warning}`);
+  return parts.join(" · ");
+}
+
+function downloadLinks(result) {
+  const box = document.createElement("div");
+  box.className = "downloads";
+  const link = (format, url, label) => {
+    const a = document.createElement("a");
+    a.href = url;
+    a.download = url.split("/").pop();
+    a.dataset.format = format;
+    a.textContent = label;
+    box.append(a);
+  };
+  for (const [format, url] of Object.entries(result.files)) link(format, url, FORMAT_LABELS[format] || format);
+  if (result.n > 1) {
+    result.samples.forEach((sample, k) => {
+      const label = document.createElement("span");
+      label.className = "quiet";
+      label.textContent = `#${k + 1}:`;
+      box.append(label);
+      for (const [format, url] of Object.entries(sample)) link(format, url, FORMAT_LABELS[format]);
+    });
+  }
+  return box;
+}
+
+function show(result) {
+  $("result").hidden = false;
+  $("animation").src = result.files.gif;
+  $("animation").alt = `Stick figure: ${result.text}`;
+  $("caption").textContent = describe(result);
+  $("downloads").replaceWith(Object.assign(downloadLinks(result), { id: "downloads" }));
+  renderHistory(result);
+}
+
+function renderHistory(current) {
+  $("history-section").hidden = made.length < 2;
+  const items = made.map((result) => {
+    const item = document.createElement("li");
+    if (result === current) item.className = "current";
+    const image = document.createElement("img");
+    image.src = result.files.gif;
+    image.alt = result.text;
+    image.loading = "lazy";
+    image.title = "Show this one";
+    image.addEventListener("click", () => show(result));
+    image.addEventListener("error", () => {
+      const note = document.createElement("p");
+      note.className = "expired";
+      note.textContent = "No longer kept by the server.";
+      image.replaceWith(note);
+    });
+    const caption = document.createElement("p");
+    caption.textContent = describe(result);
+    item.append(image, caption, downloadLinks(result));
+    return item;
+  });
+  $("history").replaceChildren(...items);
+}
+
+$("form").addEventListener("submit", generate);
+$("random-seed").addEventListener("change", () => { $("seed").disabled = $("random-seed").checked; });
+setUp();

@@ -1,0 +1,328 @@
+"""The studio's core: the request rules, the model held in memory, one generation at a time.
+
+- `check_request(text, ...)`: the checks of `generation.generate_batch`, in its order and with its
+  sentences, plus the theme (which `stickgen generate` checks when it writes), resolved into a `Job`:
+  the cleaned prompt, the duration and the action timeline. So the API refuses what the CLI refuses,
+  with the same sentence, before any work.
+- `Studio`: the checkpoint and the text encoder, loaded once; one generation thread behind a bounded
+  queue (`submit` raises `Busy` when it is full); `generate(job)` samples and writes a `Result`.
+
+The text encoder is held for the life of the server and embeds each prompt into the persistent
+embedding cache, where `generation.generate_motions` (which opens the encoder by name) then finds it:
+so the sentence-transformers model is loaded once, at start-up, and a request costs model time only.
+Everything that touches the model or the encoder's cache runs on the generation thread.
+
+Decisions: the files are the CLI's, under its default names (the prompt as a slug): for one sample a
+GIF, a PNG filmstrip, JSON, NPZ and BVH; for several, a captioned grid as GIF and PNG and numbered data
+files, as `stickgen generate -n` writes them. The MP4 (with the `[mp4]` extra) is made on its first
+download, so that a request that does not ask for it does not pay for it. A random seed is drawn below
+2**31, so that a browser (JavaScript numbers) shows it exactly.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import re
+import secrets
+import shutil
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from stickgen.errors import StickgenError
+from stickgen.generation import (
+    CAMERA_CHOICES,
+    DEFAULT_PLAN,
+    FPS,
+    MAX_SECONDS,
+    MIN_SECONDS,
+    PLANS,
+    default_seconds,
+    parse_action_timeline,
+    with_environment,
+)
+from stickgen.ranges import check_range, check_sampling, check_seed
+from stickgen.serve.results import Result, ResultStore
+
+if TYPE_CHECKING:
+    from stickgen.motion import Motion
+
+DEFAULT_GUIDANCE = 2.5  # generate_batch's defaults (a test keeps them equal)
+DEFAULT_STEPS = 20
+MAX_SAMPLES = 64  # generate_batch's range of -n
+RANDOM_SEEDS = 2**31
+DEFAULT_QUEUE = 8  # requests that may wait while one generates
+DATA_FORMATS = ("json", "npz", "bvh")
+WARM_UP_PROMPT = "a person jumps"
+
+
+@dataclass(frozen=True)
+class Job:
+    """A checked request: what `Studio.generate` needs, every value already valid."""
+
+    prompt: str
+    n: int
+    seed: int
+    seconds: float
+    timeline: np.ndarray | None  # (frames,) action ids, −1 = free; None: the plan decides
+    plan: str
+    steps: int
+    guidance: float
+    camera: str | None  # a camera_track mode (underscores), or None for automatic
+    theme: str
+    warning: str | None  # the language warning of `stickgen generate`, or None
+
+
+def check_request(
+    text: str,
+    *,
+    n: int = 1,
+    seed: int | None = 0,
+    seconds: float | None = None,
+    guidance: float = DEFAULT_GUIDANCE,
+    steps: int = DEFAULT_STEPS,
+    actions: str | None = None,
+    plan: str = DEFAULT_PLAN,
+    camera: str | None = None,
+    environment: str | None = None,
+    theme: str = "light",
+) -> Job:
+    """The `Job` of a request, or one `StickgenError` sentence: `generate_batch`'s checks, in its order.
+
+    seed None draws a random seed (below 2**31). The options are those of `stickgen generate`.
+    """
+    from stickgen.render.draw import get_theme
+    from stickgen.text import check_prompt, language_warning
+
+    prompt = check_prompt(text)
+    if environment is not None:
+        prompt = with_environment(prompt, environment)
+    check_range("-n", n, 1, MAX_SAMPLES)
+    check_sampling(steps, guidance)
+    seed = secrets.randbelow(RANDOM_SEEDS) if seed is None else check_seed("--seed", seed)
+    if plan not in PLANS:
+        raise StickgenError(f"Unknown plan {plan!r}; use one of {', '.join(PLANS)}.")
+    if camera is not None and camera.replace("-", "_") not in CAMERA_CHOICES:
+        raise StickgenError(f"Unknown camera {camera!r}; use one of {', '.join(CAMERA_CHOICES)}.")
+    if seconds is not None:
+        check_range("--seconds", seconds, MIN_SECONDS, MAX_SECONDS)
+    timeline = None if actions is None else parse_action_timeline(actions, seconds=seconds)
+    if seconds is None:
+        seconds = max(MIN_SECONDS, len(timeline) / FPS) if timeline is not None else default_seconds(prompt)
+    frames = int(round(seconds * FPS))
+    if timeline is not None:
+        timeline = np.concatenate([timeline, np.full(max(0, frames - len(timeline)), -1)])[:frames]
+    get_theme(theme)
+    return Job(
+        prompt=prompt, n=n, seed=seed, seconds=float(seconds), timeline=timeline, plan=plan, steps=steps,
+        guidance=float(guidance), camera=None if camera is None else camera.replace("-", "_"), theme=theme,
+        warning=language_warning(text),
+    )  # fmt: skip
+
+
+class Busy(Exception):
+    """The queue is full; `retry_after` is a guess, in whole seconds, of when a place frees up."""
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(f"The studio is busy with other requests; try again in {retry_after} s.")
+        self.retry_after = retry_after
+
+
+class Studio:
+    """The model and the text encoder, held in memory, and the one thread that uses them.
+
+    queue: how many requests may wait while one runs; one more is `Busy`. Call `start()` once (it warms
+    the model up) and `close()` at the end (it waits for the running job and deletes the results).
+    """
+
+    def __init__(self, checkpoint: Any, *, name: str, store: ResultStore, queue: int = DEFAULT_QUEUE) -> None:
+        from stickgen.text import TextEncoder
+
+        self.checkpoint = checkpoint
+        self.name = name
+        self.store = store
+        self.queue = check_range("--queue", queue, 0, 10_000)
+        self.encoder = TextEncoder(checkpoint.encoder["name"])
+        self.mp4 = importlib.util.find_spec("imageio_ffmpeg") is not None
+        self.warnings: list[str] = []
+        self._mean = checkpoint.norm_mean.cpu().numpy()
+        self._std = checkpoint.norm_std.cpu().numpy()
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="stickgen-generate")
+        self._lock = threading.Lock()
+        self._pending = 0  # submitted and not finished: the running job and those waiting
+        self._job_seconds = 1.0  # a running mean of job durations, for Retry-After
+
+    @classmethod
+    def load(
+        cls, checkpoint: str | Path | None = None, *, device: str = "auto", queue: int = DEFAULT_QUEUE,
+        store: ResultStore | None = None,
+    ) -> Studio:  # fmt: skip
+        """Load a checkpoint folder (the bundled model by default) onto `device`: auto, cpu or cuda."""
+        from stickgen.generation import default_checkpoint, load_generator_checkpoint
+
+        folder = default_checkpoint() if checkpoint is None else Path(checkpoint)
+        loaded = load_generator_checkpoint(folder, device)
+        store = store if store is not None else ResultStore()
+        return cls(loaded, name=folder.resolve().name, store=store, queue=queue)
+
+    @property
+    def device(self) -> str:
+        """Where the model runs: "cpu" or "cuda:0"."""
+        return str(next(self.checkpoint.model.parameters()).device)
+
+    def start(self) -> None:
+        """Load the text encoder and run one short generation, on the generation thread; wait for both."""
+        self._executor.submit(self._warm_up).result()
+
+    def submit(self, fn: Callable[..., Any], *args: Any) -> Future:
+        """Run `fn(*args)` on the generation thread after the jobs before it; `Busy` if the queue is full."""
+        with self._lock:
+            if self._pending > self.queue:
+                raise Busy(max(1, math.ceil(self._pending * self._job_seconds)))
+            self._pending += 1
+        try:
+            future = self._executor.submit(self._timed, fn, *args)
+        except RuntimeError:  # shutting down
+            with self._lock:
+                self._pending -= 1
+            raise Busy(1) from None
+        future.add_done_callback(self._finished)
+        return future
+
+    def status(self) -> dict[str, int]:
+        """The queue as `/api/health` shows it."""
+        with self._lock:
+            pending = self._pending
+        return {"running": min(pending, 1), "waiting": max(0, pending - 1), "capacity": self.queue}
+
+    def generate(self, job: Job) -> Result:
+        """Sample `job`, write its files into a new result, and register it (generation thread only)."""
+        from stickgen.labels import environment_name
+
+        motions = self._sample(job)
+        result_id, folder = self.store.new_folder()
+        try:
+            files, samples = self._write(motions, folder, job)
+        except BaseException:
+            shutil.rmtree(folder, ignore_errors=True)
+            raise
+        info = {
+            "text": job.prompt, "seed": job.seed, "seconds": motions[0].duration,
+            "frames": motions[0].num_frames, "n": job.n, "steps": job.steps, "guidance": job.guidance,
+            "plan": job.plan, "camera": job.camera, "environment": environment_name(motions[0].environment),
+            "theme": job.theme, "warning": job.warning, "files": files, "samples": samples,
+        }  # fmt: skip
+        names = tuple(sorted({*files.values(), *(name for s in samples for name in s.values())}))
+        written = {name for name in names if (folder / name).is_file()}
+        result = Result(id=result_id, folder=folder, names=names, info=info, written=written)
+        self.store.add(result)
+        return result
+
+    def make_file(self, result: Result, name: str) -> bool:
+        """Write a file the result offers but made lazily (the MP4); False if the result was dropped."""
+        from stickgen.motion import load_motion
+        from stickgen.render import save, save_grid
+
+        if name in result.written:
+            return True
+        info = result.info
+        try:
+            motions = [load_motion(result.folder / sample["npz"]) for sample in info["samples"]]
+            if len(motions) == 1:
+                save(motions[0], result.folder / name, theme=info["theme"], caption=info["text"])
+            else:
+                save_grid(motions, result.folder / name, captions=_grid_captions(info), theme=info["theme"])
+        except (OSError, StickgenError):
+            if self.store.get(result.id) is None:
+                return False  # dropped from the store while this was drawn
+            raise
+        return self.store.wrote(result.id, name)
+
+    def close(self) -> None:
+        """Drop the waiting jobs, wait for the running one, delete the results."""
+        self._executor.shutdown(wait=True, cancel_futures=True)
+        self.store.close()
+
+    def _write(self, motions: list[Motion], folder: Path, job: Job) -> tuple[dict[str, str], list[dict]]:
+        """Write the CLI's files for these motions; returns the file names by format, of the result and of
+        each sample."""
+        from stickgen.render import save, save_grid
+
+        stem = slug(job.prompt)
+        files = {"gif": f"{stem}.gif", "png": f"{stem}.png"}
+        if len(motions) == 1:
+            samples = [{fmt: f"{stem}.{fmt}" for fmt in DATA_FORMATS}]
+            for fmt in ("gif", "png"):
+                save(motions[0], folder / files[fmt], theme=job.theme, caption=job.prompt)
+            files.update(samples[0])
+        else:
+            samples = [{fmt: f"{stem}-{k + 1}.{fmt}" for fmt in DATA_FORMATS} for k in range(len(motions))]
+            captions = _grid_captions({"text": job.prompt, "seed": job.seed, "n": job.n})
+            for fmt in ("gif", "png"):
+                save_grid(motions, folder / files[fmt], captions=captions, theme=job.theme)
+        for motion, sample in zip(motions, samples, strict=True):
+            for name in sample.values():
+                save(motion, folder / name)
+        if self.mp4:
+            files["mp4"] = f"{stem}.mp4"
+        return files, samples
+
+    def _sample(self, job: Job) -> list[Motion]:
+        from stickgen.generation import generate_motions
+        from stickgen.synth.camera import camera_track
+
+        self.encoder.encode([job.prompt])  # into the persistent cache, where generate_motions finds it
+        motions = generate_motions(
+            self.checkpoint.model, [job.prompt] * job.n, encoder=self.checkpoint.encoder["name"],
+            mean=self._mean, std=self._std, seed=job.seed, seconds=job.seconds, actions=job.timeline,
+            plan=job.plan, steps=job.steps, guidance=job.guidance,
+        )  # fmt: skip
+        if job.camera is not None:
+            motions = [m.replace(camera=camera_track(m.joints, job.camera, m.fps)[0]) for m in motions]
+        return motions
+
+    def _warm_up(self) -> None:
+        from stickgen.embed_cache import EmbeddingCache
+
+        # The encoder loads its model at the first text its cache lacks: a throwaway cache makes that
+        # the warm-up prompt, now, whatever the persistent cache holds.
+        persistent, scratch = self.encoder.cache, self.store.root / "warm-up-cache"
+        self.encoder.cache = EmbeddingCache(scratch)
+        self.encoder.encode([WARM_UP_PROMPT])
+        self.encoder.cache.close()
+        self.encoder.cache = persistent
+        shutil.rmtree(scratch, ignore_errors=True)
+        self._sample(check_request(WARM_UP_PROMPT, seconds=1.0, steps=2))
+        if persistent.get_many(self.encoder.identity.id, [WARM_UP_PROMPT])[0] is None:
+            self.warnings.append(
+                f"the embedding cache in {persistent.directory} cannot be written, so every request "
+                "loads the text encoder again (seconds each)"
+            )
+
+    def _timed(self, fn: Callable[..., Any], *args: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return fn(*args)
+        finally:
+            self._job_seconds = 0.8 * self._job_seconds + 0.2 * (time.perf_counter() - start)
+
+    def _finished(self, _: Future) -> None:
+        with self._lock:
+            self._pending -= 1
+
+
+def slug(text: str) -> str:
+    """The CLI's default file name stem for a prompt: "A person jumps!" → "a-person-jumps"."""
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:60] or "stickgen"
+
+
+def _grid_captions(info: dict[str, Any]) -> list[str]:
+    """The captions `stickgen generate -n` puts under the samples of a grid."""
+    return [f"{info['text']} (seed {info['seed']}, #{k + 1})" for k in range(info["n"])]

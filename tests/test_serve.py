@@ -1,0 +1,445 @@
+"""`stickgen serve` through the real app: generation, files, refusals, the queue, guards and shutdown.
+
+The studio holds the bundled model; requests use few ODE steps where the motion itself does not matter.
+"""
+
+import inspect
+import io
+import json
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("fastapi", reason='stickgen serve needs the [serve] extra: pip install "stickgen[serve]"')
+
+from fastapi.testclient import TestClient  # noqa: E402
+from PIL import Image  # noqa: E402
+
+from stickgen.bvh import parse_bvh  # noqa: E402
+from stickgen.errors import StickgenError  # noqa: E402
+from stickgen.generation import default_checkpoint, generate_batch  # noqa: E402
+from stickgen.motion import load_motion, motion_from_json  # noqa: E402
+from stickgen.serve import server  # noqa: E402
+from stickgen.serve.app import LOOPBACK_HOSTS, MAX_BODY, create_app  # noqa: E402
+from stickgen.serve.results import Result, ResultStore  # noqa: E402
+from stickgen.serve.studio import DEFAULT_GUIDANCE, DEFAULT_STEPS, MAX_SAMPLES, Studio  # noqa: E402
+
+QUICK = {"steps": 4}
+
+
+@pytest.fixture(scope="module")
+def studio():
+    studio = Studio.load(device="cpu", queue=2)
+    studio.start()
+    yield studio
+    studio.close()
+
+
+@pytest.fixture(scope="module")
+def client(studio):
+    # No `with`: the app's lifespan would close the studio the other tests share.
+    return TestClient(create_app(studio), raise_server_exceptions=False)
+
+
+def gif_frames(data: bytes) -> list[int]:
+    """The frame durations (ms) of a GIF."""
+    with Image.open(io.BytesIO(data)) as image:
+        assert image.format == "GIF"
+        durations = []
+        for k in range(image.n_frames):
+            image.seek(k)
+            durations.append(image.info["duration"])
+    return durations
+
+
+def assert_one_sentence(response, status: int | tuple[int, ...] = 422) -> str:
+    statuses = status if isinstance(status, tuple) else (status,)
+    assert response.status_code in statuses, response.text
+    assert response.headers["content-type"].startswith("application/json")
+    detail = response.json()["detail"]
+    assert isinstance(detail, str) and detail.endswith(".") and "\n" not in detail, detail
+    assert "Traceback" not in detail
+    return detail
+
+
+def test_health_names_the_loaded_model(client):
+    health = client.get("/api/health").json()
+    assert health["status"] == "ok"
+    assert health["model"] == default_checkpoint().name
+    assert health["queue"] == {"running": 0, "waiting": 0, "capacity": 2}
+
+
+def test_generate_round_trip_gives_a_gif_of_the_requested_duration(client):
+    response = client.post(
+        "/api/generate", json={"text": "a person jumps", "seconds": 2.0, "seed": 3, **QUICK}
+    )
+    assert response.status_code == 200, response.text
+    result = response.json()
+    assert (result["seconds"], result["frames"], result["seed"], result["n"]) == (2.0, 50, 3, 1)
+    assert set(result["files"]) >= {"gif", "png", "json", "npz", "bvh"}
+    gif = client.get(result["files"]["gif"])
+    assert gif.status_code == 200 and gif.headers["content-type"] == "image/gif"
+    durations = gif_frames(gif.content)
+    assert sum(durations) == 2000 and len(durations) > 10
+
+
+def test_every_format_is_served_with_its_content_type(client, tmp_path):
+    result = client.post("/api/generate", json={"text": "a person waves", "seconds": 1.0, **QUICK}).json()
+    files = result["files"]
+    expected = {
+        "gif": "image/gif", "png": "image/png", "json": "application/json",
+        "npz": "application/octet-stream", "bvh": "text/plain; charset=utf-8", "mp4": "video/mp4",
+    }  # fmt: skip
+    for fmt, url in files.items():
+        response = client.get(url)
+        assert response.status_code == 200, (fmt, response.text)
+        assert response.headers["content-type"] == expected[fmt]
+        assert url.endswith(f"/a-person-waves.{fmt}")
+        assert 'filename="a-person-waves.' in response.headers["content-disposition"]
+        (tmp_path / f"clip.{fmt}").write_bytes(response.content)
+    from_json = motion_from_json(json.loads((tmp_path / "clip.json").read_text()))
+    from_npz = load_motion(tmp_path / "clip.npz")
+    assert from_json.num_frames == from_npz.num_frames == 25
+    np.testing.assert_allclose(from_json.joints, from_npz.joints, atol=1e-6)
+    assert parse_bvh((tmp_path / "clip.bvh").read_text()).num_frames == 25
+    with Image.open(tmp_path / "clip.png") as strip:
+        assert strip.format == "PNG" and strip.width > strip.height
+    if "mp4" in files:  # with the [mp4] extra, made at its first download
+        assert (tmp_path / "clip.mp4").read_bytes()[4:8] == b"ftyp"
+
+
+def test_several_samples_make_a_grid_and_numbered_data_files(client):
+    result = client.post(
+        "/api/generate", json={"text": "a person dances", "n": 2, "seconds": 1.0, **QUICK}
+    ).json()
+    assert set(result["files"]) - {"mp4"} == {"gif", "png"}
+    assert [sorted(s) for s in result["samples"]] == [["bvh", "json", "npz"]] * 2
+    assert result["samples"][1]["npz"].endswith("/a-person-dances-2.npz")
+    grid = client.get(result["files"]["gif"])
+    with Image.open(io.BytesIO(grid.content)) as image:
+        assert image.width >= 2 * image.height  # two cells side by side
+
+
+def test_same_seed_same_motion_and_a_random_seed_is_returned(client, tmp_path):
+    def joints(body):
+        result = client.post(
+            "/api/generate", json={"text": "a person kicks", "seconds": 1.0, **QUICK, **body}
+        )
+        path = tmp_path / f"{result.json()['id']}.npz"
+        path.write_bytes(client.get(result.json()["files"]["npz"]).content)
+        return result.json()["seed"], load_motion(path).joints
+
+    seed, drawn = joints({"seed": None})
+    assert 0 <= seed < 2**31
+    again_seed, again = joints({"seed": seed})
+    assert again_seed == seed
+    np.testing.assert_array_equal(drawn, again)
+
+
+BAD_BODIES = {
+    "empty text": {"text": ""},
+    "blank text": {"text": "   "},
+    "5000 characters": {"text": "a person jumps " * 334},
+    "no letters": {"text": "!!! ???"},
+    "seconds 0": {"text": "a person jumps", "seconds": 0},
+    "seconds 1000": {"text": "a person jumps", "seconds": 1000},
+    "n 0": {"text": "a person jumps", "n": 0},
+    "n 100": {"text": "a person jumps", "n": 100},
+    "unknown environment": {"text": "a person jumps", "environment": "jupiter"},
+    "actions without times": {"text": "a person jumps", "actions": "jump"},
+    "actions unknown": {"text": "a person jumps", "actions": "fly:0-2"},
+    "actions overlap": {"text": "a person jumps", "actions": "walk:0-2,jump:1-3"},
+    "actions after seconds": {"text": "a person jumps", "actions": "jump:0-5", "seconds": 3},
+    "actions empty": {"text": "a person jumps", "actions": ","},
+    "steps 0": {"text": "a person jumps", "steps": 0},
+    "guidance 25": {"text": "a person jumps", "guidance": 25},
+    "seed negative": {"text": "a person jumps", "seed": -1},
+    "seed too large": {"text": "a person jumps", "seed": 2**63},
+    "unknown camera": {"text": "a person jumps", "camera": "drone"},
+    "unknown theme": {"text": "a person jumps", "theme": "neon"},
+    "unknown plan": {"text": "a person jumps", "plan": "maybe"},
+    "text a number": {"text": 5},
+    "n a string": {"text": "a person jumps", "n": "2"},
+    "n a fraction": {"text": "a person jumps", "n": 1.5},
+    "n a boolean": {"text": "a person jumps", "n": True},
+    "seconds a string": {"text": "a person jumps", "seconds": "3"},
+    "text missing": {"seed": 1},
+    "unknown field": {"text": "a person jumps", "speed": 2},
+    "a list": ["a person jumps"],
+}
+
+
+@pytest.mark.parametrize("body", BAD_BODIES.values(), ids=BAD_BODIES.keys())
+def test_bad_fields_get_a_4xx_with_one_sentence(client, body):
+    assert_one_sentence(client.post("/api/generate", json=body))
+
+
+@pytest.mark.parametrize(
+    ("content", "headers", "status"),
+    [
+        ('{"text": "a person', {"Content-Type": "application/json"}, 422),  # not JSON
+        ('{"text": "a person jumps", "seconds": NaN}', {"Content-Type": "application/json"}, 422),
+        ('{"text": "a person jumps"}', {"Content-Type": "text/plain"}, 422),  # a cross-site form
+        ("", {"Content-Type": "application/json"}, 422),
+        (b"{" + b" " * (10 * 2**20) + b"}", {"Content-Type": "application/json"}, 413),  # 10 MB
+    ],
+    ids=["invalid JSON", "NaN", "text/plain", "no body", "10 MB"],
+)
+def test_malformed_bodies_get_a_4xx_with_one_sentence(client, content, headers, status):
+    assert_one_sentence(client.post("/api/generate", content=content, headers=headers), status)
+
+
+def test_a_body_over_the_cap_sent_in_chunks_is_refused(client):
+    chunks = (b" " * 16384 for _ in range(MAX_BODY // 16384 + 2))
+    response = client.post("/api/generate", content=chunks, headers={"Content-Type": "application/json"})
+    assert "KiB" in assert_one_sentence(response, 413)
+
+
+CLI_REFUSALS = [
+    {"text": ""},
+    {"text": "x" * 5000},
+    {"text": "a person jumps", "environment": "jupiter"},
+    {"text": "a person jumps", "n": 65},
+    {"text": "a person jumps", "steps": 201},
+    {"text": "a person jumps", "guidance": -1.0},
+    {"text": "a person jumps", "seed": -5},
+    {"text": "a person jumps", "plan": "maybe"},
+    {"text": "a person jumps", "camera": "drone"},
+    {"text": "a person jumps", "seconds": 0.1},
+    {"text": "a person jumps", "actions": "walk:0-2,jump:1-3"},
+    {"text": "a person jumps", "actions": "jump:0-25"},
+    {"text": "a person jumps", "actions": "jump:0-4", "seconds": 3.0},
+]
+
+
+@pytest.mark.parametrize("body", CLI_REFUSALS)
+def test_the_api_refuses_what_the_cli_refuses_with_the_same_sentence(client, body):
+    fields = dict(body)
+    with pytest.raises(StickgenError) as refused:
+        generate_batch(fields.pop("text"), **fields)  # refused before the model loads
+    assert assert_one_sentence(client.post("/api/generate", json=body)) == str(refused.value)
+
+
+def test_the_api_defaults_are_generate_batchs():
+    parameters = inspect.signature(generate_batch).parameters
+    assert parameters["guidance"].default == DEFAULT_GUIDANCE
+    assert parameters["steps"].default == DEFAULT_STEPS
+    assert parameters["plan"].default == server_default_plan()
+    with pytest.raises(StickgenError, match="between 1 and 64"):
+        generate_batch("a person jumps", MAX_SAMPLES + 1)
+
+
+def server_default_plan() -> str:
+    from stickgen.serve.app import GenerateRequest
+
+    return GenerateRequest.model_fields["plan"].default
+
+
+def test_file_urls_never_leave_the_results(client, studio):
+    result = client.post("/api/generate", json={"text": "a person bows", "seconds": 1.0, **QUICK}).json()
+    gif = result["files"]["gif"]
+    result_id = result["id"]
+    for url in [
+        f"/api/results/{result_id}/..%2F..%2F..%2Fetc%2Fpasswd",
+        f"/api/results/{result_id}/%2e%2e%2fresults.py",
+        f"/api/results/{result_id}/..",
+        "/api/results/..%2F..%2F/etc",
+        f"/api/results/{'A' * 22}/a-person-bows.gif",  # an id nobody was given
+        f"/api/results/{result_id}/a-person-jumps.gif",  # a name this result does not hold
+        f"/api/results/{result_id}/warm-up-cache",
+        gif.replace(result_id, result_id[:-1]),
+    ]:
+        response = client.get(url)
+        assert_one_sentence(response, 404)
+    assert client.get(gif).status_code == 200
+
+
+def test_a_raw_path_with_dot_segments_gets_404(studio):
+    with server.running(studio) as url:
+        port = int(url.rsplit(":", 1)[1].strip("/"))
+        with socket.create_connection(("127.0.0.1", port)) as sock:
+            path = b"/api/results/../../../../etc/passwd"
+            sock.sendall(b"GET " + path + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            answer = b""
+            while chunk := sock.recv(65536):
+                answer += chunk
+    assert answer.startswith(b"HTTP/1.1 404") and b"root:" not in answer
+
+
+def test_only_loopback_host_names_are_answered_on_loopback(studio):
+    guarded = TestClient(create_app(studio, allowed_hosts=LOOPBACK_HOSTS))
+    assert guarded.get("/api/health", headers={"Host": "localhost:8000"}).status_code == 200
+    assert guarded.get("/api/health", headers={"Host": "127.0.0.1"}).status_code == 200
+    assert guarded.get("/api/health", headers={"Host": "[::1]:8000"}).status_code == 200
+    assert_one_sentence(guarded.get("/api/health", headers={"Host": "attacker.example"}), 400)
+
+
+def test_no_cors_unless_asked_for(studio, client):
+    origin = {"Origin": "http://elsewhere.example"}
+    assert "access-control-allow-origin" not in client.get("/api/health", headers=origin).headers
+    allowed = TestClient(create_app(studio, cors_origins=["http://elsewhere.example"]))
+    answer = allowed.get("/api/health", headers=origin)
+    assert answer.headers["access-control-allow-origin"] == origin["Origin"]
+
+
+def test_the_page_and_the_api_docs_use_only_the_apps_own_assets(client):
+    page = client.get("/")
+    assert page.status_code == 200 and "default-src 'none'" in page.headers["content-security-policy"]
+    for name in ("/static/studio.js", "/static/studio.css"):
+        assert not re.search(r"https?://", client.get(name).text), name
+    for html in (page.text, client.get("/docs").text):
+        links = re.findall(r"""(?:src|href|url)\s*[=:]\s*['"]([^'"]+)['"]""", html)
+        assert links
+        for link in links:
+            assert link.startswith("/"), link
+            assert client.get(link).status_code == 200, link
+    assert client.get("/openapi.json").json()["paths"].keys() >= {"/api/generate", "/api/health"}
+
+
+def test_a_full_queue_answers_503_with_retry_after(client, studio):
+    release = threading.Event()
+    blockers = [studio.submit(release.wait, 30) for _ in range(1 + studio.queue)]  # one runs, the rest wait
+    try:
+        response = client.post("/api/generate", json={"text": "a person jumps", **QUICK})
+        assert "busy" in assert_one_sentence(response, 503)
+        assert int(response.headers["retry-after"]) >= 1
+    finally:
+        release.set()
+    for blocker in blockers:
+        blocker.result(timeout=30)
+    assert (
+        client.post("/api/generate", json={"text": "a person jumps", "seconds": 1.0, **QUICK}).status_code
+        == 200
+    )
+
+
+def test_a_client_that_leaves_does_not_disturb_the_others(studio):
+    release = threading.Event()
+    blocker = studio.submit(release.wait, 30)
+    try:
+        with server.running(studio) as url:
+            port = int(url.rsplit(":", 1)[1].strip("/"))
+            body = json.dumps({"text": "a person leaves early", **QUICK}).encode()
+            request = (
+                b"POST /api/generate HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                + f"Content-Length: {len(body)}\r\n\r\n".encode() + body
+            )  # fmt: skip
+            with socket.create_connection(("127.0.0.1", port)) as sock:
+                sock.sendall(request)
+                deadline = time.monotonic() + 10
+                while studio.status()["waiting"] == 0 and time.monotonic() < deadline:
+                    time.sleep(0.02)
+                assert studio.status()["waiting"] == 1  # queued behind the blocker
+            deadline = time.monotonic() + 10  # the client has gone: its job is dropped before it runs
+            while studio.status()["waiting"] and time.monotonic() < deadline:
+                time.sleep(0.02)
+            assert studio.status() == {"running": 1, "waiting": 0, "capacity": studio.queue}
+            release.set()
+            blocker.result(timeout=30)
+            import httpx
+
+            answer = httpx.post(
+                url + "api/generate", json={"text": "a person stays", "seconds": 1.0, **QUICK}
+            )
+            assert answer.status_code == 200
+            assert httpx.get(url + answer.json()["files"]["gif"].lstrip("/")).status_code == 200
+    finally:
+        release.set()
+
+
+def test_results_are_capped_in_count_and_size_and_removed_at_close(tmp_path):
+    store = ResultStore(max_results=3, max_bytes=10_000, parent=tmp_path)
+
+    def add(size: int) -> Result:
+        result_id, folder = store.new_folder()
+        (folder / "clip.gif").write_bytes(b"x" * size)
+        result = Result(id=result_id, folder=folder, names=("clip.gif",), info={}, written={"clip.gif"})
+        store.add(result)
+        return result
+
+    first, *rest = [add(100) for _ in range(4)]
+    assert store.get(first.id) is None and not first.folder.exists()
+    assert len(store) == 3 and all(store.get(r.id) is r for r in rest)
+    big = add(9_950)  # pushes the total over 10,000 bytes: the oldest go until it fits
+    assert store.get(big.id) is big and len(store) == 1 and store.total_bytes == 9_950
+    assert add(20_000) and len(store) == 1  # the newest result always stays
+    assert store.get("../" + big.id) is None
+    store.close()
+    assert not store.root.exists()
+
+
+def test_a_port_in_use_is_one_sentence():
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with pytest.raises(StickgenError, match=f"Port {port} on 127.0.0.1 is in use"):
+            server.open_socket("127.0.0.1", port)
+
+
+def test_only_loopback_is_local():
+    with server.open_socket("127.0.0.1", 0) as sock:  # bound, never listening
+        assert server.is_loopback(sock) and server.url_of(sock).startswith("http://127.0.0.1:")
+    with server.open_socket("0.0.0.0", 0) as sock:
+        assert not server.is_loopback(sock)
+    assert "anyone who can reach this address can use this machine's CPU" in server.exposed_warning("0.0.0.0")
+
+
+def run_cli(code: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+
+
+def test_without_the_extra_the_command_says_what_to_install():
+    result = run_cli(
+        "import sys; import stickgen.serve.server as s; s.NEEDED = ('fastapi', 'no_such_module_here');"
+        "sys.argv = ['stickgen', 'serve']; from stickgen.cli import main; main()"
+    )
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert result.stderr.strip() == (
+        "stickgen: error: stickgen serve needs no_such_module_here; "
+        'install them with pip install "stickgen[serve]".'
+    )
+
+
+def test_importing_the_serve_package_loads_no_web_framework_and_no_lower_layer_imports_it():
+    heavy = "('fastapi', 'uvicorn', 'torch')"
+    result = run_cli(f"import sys, stickgen.serve; print([m for m in {heavy} if m in sys.modules])")
+    assert result.stdout.strip() == "[]"
+    package = Path(__file__).resolve().parents[1] / "stickgen"
+    for path in package.rglob("*.py"):
+        if "serve" not in path.relative_to(package).parts and path.name != "cli.py":
+            assert "stickgen.serve" not in path.read_text(), path
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "Ctrl-C"])
+def test_the_command_serves_and_shuts_down_cleanly(stop):
+    import httpx
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "stickgen", "serve", "--port", "0", "--device", "cpu"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        url = process.stdout.readline().strip()
+        assert re.fullmatch(r"http://127\.0\.0\.1:\d+/", url), process.stderr.read()
+        result = httpx.post(
+            url + "api/generate", json={"text": "a person jumps", "seconds": 1.0, **QUICK}
+        ).json()
+        assert httpx.get(url + result["files"]["gif"].lstrip("/")).status_code == 200
+        process.send_signal(stop)
+        _, stderr = process.communicate(timeout=60)
+    finally:
+        process.kill() if process.poll() is None else None
+    assert "Traceback" not in stderr
+    folder = Path(re.search(r"results in (\S+) until it stops", stderr).group(1))
+    assert not folder.exists()
+    assert process.returncode == (130 if stop == signal.SIGINT else -signal.SIGTERM)

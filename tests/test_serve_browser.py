@@ -1,0 +1,112 @@
+"""The studio page in a real browser: Debian's Chromium driven by Playwright, against a live server.
+
+Skips, saying why, without Playwright (the [dev] extra) or without a Chromium (`apt-get install
+chromium`; `.ci/run` installs it when it can). With STICKGEN_SCREENSHOT=docs/serve.png the page's
+screenshot is also saved there (the README's picture).
+"""
+
+import io
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi", reason='stickgen serve needs the [serve] extra: pip install "stickgen[serve]"')
+sync_api = pytest.importorskip(
+    "playwright.sync_api", reason="the browser test needs Playwright: pip install playwright"
+)
+
+from PIL import Image  # noqa: E402
+
+from stickgen.bvh import read_bvh  # noqa: E402
+from stickgen.serve import server  # noqa: E402
+from stickgen.serve.studio import Studio  # noqa: E402
+
+CHROMIUM = next((p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome")) if p), None)
+# No first-run, sync or update traffic: the machine may have no network at all.
+FLAGS = [
+    "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+SCREENSHOT_ENV = "STICKGEN_SCREENSHOT"
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        CHROMIUM is None,
+        reason="no Chromium on this machine: apt-get install chromium (.ci/run does when it can)",
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def url():
+    studio = Studio.load(device="cpu")
+    studio.start()
+    try:
+        with server.running(studio) as address:
+            yield address
+    finally:
+        studio.close()
+
+
+@pytest.fixture
+def page(url):
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        page = browser.new_page(viewport={"width": 1040, "height": 900}, accept_downloads=True)
+        page.set_default_timeout(60_000)
+        problems = []  # uncaught script errors, and anything the Content-Security-Policy blocked
+        page.on("pageerror", lambda error: problems.append(str(error)))
+        page.on("console", lambda m: problems.append(m.text) if "Content Security Policy" in m.text else None)
+        page.goto(url)
+        yield page
+        browser.close()
+        assert problems == []
+
+
+def test_type_generate_watch_download(page, tmp_path):
+    page.wait_for_selector("#examples button")  # the options have arrived
+    page.fill("#prompt", "a person jumps")
+    with page.expect_response(lambda response: response.url.endswith(".gif")) as shown:
+        page.click("#generate")
+    page.wait_for_function("() => { const img = document.getElementById('animation'); "
+                           "return img.complete && img.naturalWidth > 0; }")  # fmt: skip
+    assert page.get_attribute("#animation", "src").endswith("/a-person-jumps.gif")
+    with Image.open(io.BytesIO(shown.value.body())) as gif:
+        assert gif.format == "GIF" and gif.n_frames > 25
+
+    with page.expect_download() as download:
+        page.click("#downloads a[data-format=bvh]")
+    assert download.value.suggested_filename == "a-person-jumps.bvh"
+    bvh = read_bvh(download.value.path())
+    assert bvh.num_frames == 75 and bvh.frame_time == pytest.approx(0.04)
+
+    # A refused option: the server's sentence on the page, and no new result.
+    page.click("#options summary")
+    page.fill("#seconds", "1000")
+    page.click("#generate")
+    page.wait_for_selector("#error:not([hidden])")
+    assert page.inner_text("#error") == "--seconds must be between 0.5 and 20, not 1000."
+
+    # Enter generates too; the history keeps both results for comparing and downloading.
+    page.fill("#seconds", "")
+    page.fill("#seed", "7")
+    page.fill("#prompt", "a person jumps on the moon")
+    page.press("#prompt", "Enter")
+    page.wait_for_selector("#history li:nth-child(2)")
+    page.wait_for_function("() => !document.getElementById('generate').disabled")
+    assert page.is_hidden("#error")
+    assert page.locator("#history li").count() == 2
+    assert page.locator("#history li a[data-format=bvh]").count() == 2
+    assert "moon" in page.inner_text("#caption") and "seed 7" in page.inner_text("#caption")
+
+    page.click("#options summary")  # closed again, for the picture
+    page.wait_for_function("() => [...document.images].every((img) => img.complete && img.naturalWidth > 0)")
+    shot = tmp_path / "serve.png"
+    page.screenshot(path=str(shot))
+    with Image.open(shot) as image:  # a small palette PNG, as the README shows it
+        image.convert("RGB").quantize(colors=96).save(shot, optimize=True)
+    if os.environ.get(SCREENSHOT_ENV):
+        shutil.copyfile(shot, Path(os.environ[SCREENSHOT_ENV]))
