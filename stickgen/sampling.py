@@ -47,12 +47,21 @@ def sample(
     guidance: float = 2.5,
     solver: Solver = "euler",
     generator: torch.Generator | None = None,
+    known: torch.Tensor | None = None,
+    known_mask: torch.Tensor | None = None,
 ) -> ModelOutput:
     """Draw `batch` clips of `frames` frames; returns the model's heads for the clean result.
 
     text: (B, text_dim) or None; actions: (B, T) long, −1 = unknown; camera: (B, T, 3) model input.
     The returned `pose`, `position` and `velocity` are the sampled clean features (normalised).
     The noise is drawn on the CPU from `generator`, so a seed gives the same motion on any device.
+
+    Inpainting: known (B, T, 52) normalised features and known_mask (B, T, 52) (or anything that
+    broadcasts to it, e.g. (T, 52)), bool or weights in [0, 1], fix part of the motion. At every step
+    the entries of weight 1 (True) in the clean prediction are replaced by their known values before
+    the update, so they follow the straight path (1 − t) · noise + t · known exactly and end at those
+    values; a weight w in (0, 1) pulls an entry that far towards its value, w · known + (1 − w) · x̂1
+    (a soft constraint). editing.py uses both (docs/editing.md).
     """
     device = next(model.parameters()).device
     noise = torch.randn((batch, frames, FEATURE_DIM), generator=generator)
@@ -81,16 +90,27 @@ def sample(
         cond, uncond = pred[:batch], pred[batch:]
         return uncond + guidance * (cond - uncond)
 
+    if known is not None:
+        weight = torch.broadcast_to(known_mask.to(device=device, dtype=x.dtype), x.shape)  # 1 = known
+        known = torch.broadcast_to(known.to(device=device, dtype=x.dtype), x.shape)
+
+    def predict(x: torch.Tensor, t: float) -> torch.Tensor:
+        x1 = denoise(x, t)
+        if known is None:
+            return x1
+        # inpainting: known entries fixed exactly; a weight in (0, 1) pulls an entry that far to its value
+        return torch.where(weight >= 1.0, known, torch.lerp(x1, known, weight))
+
     times = torch.linspace(0.0, 1.0, steps + 1).tolist()
     for t0, t1 in zip(times[:-1], times[1:], strict=True):
-        x1 = denoise(x, t0)
+        x1 = predict(x, t0)
         if t1 >= 1.0:
             x = x1
             break
         v0 = (x1 - x) / (1.0 - t0)
         if solver == "heun":
             x_euler = x + (t1 - t0) * v0
-            v1 = (denoise(x_euler, t1) - x_euler) / (1.0 - t1)
+            v1 = (predict(x_euler, t1) - x_euler) / (1.0 - t1)
             x = x + (t1 - t0) * 0.5 * (v0 + v1)
         else:
             x = x + (t1 - t0) * v0

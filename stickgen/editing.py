@@ -1,0 +1,629 @@
+"""Editing and long motion (DESIGN §9): continue a clip, in-between poses, regenerate a body part, and
+tell a story of many segments, all with the one sampler, by inpainting (docs/editing.md).
+
+- `continue_motion(clip, text)`: the clip followed by new motion that starts where it ends.
+- `inbetween(text, start=A, end=B)`: new motion from A's last pose and/or to B's first pose.
+- `edit_motion(clip, text, part=...)`: the joints of one body part regenerated (within a time span),
+  every other joint and frame kept.
+- `tell_story(segments)`: one continuous clip, each segment `(seconds, text)` in its turn.
+
+How: the sampler takes known features and per-entry weights (`sampling.sample(known=..., known_mask=...)`);
+entries of weight 1 follow the straight path to their values, so they come back exactly while the
+model fills in the rest around them. Inpainting alone leaves jumps at seams (docs/editing.md has the
+figures), so the new frames next to a seam are also pulled towards the motion there, less and less
+over `BLEND_FRAMES` frames: the model itself makes the transition. Every call works on windows of at
+most `WINDOW_FRAMES` (the longest training clip); a window sees `CONTEXT_SECONDS` of the motion before
+it (and after it, when that is fixed) as known frames, its own text ("PREVIOUS, then TEXT" when it
+starts a new segment) and the new frames' action timeline. The figure is then cleaned up as
+`generate` does; next to a seam the clean-up eases in over `FADE_FRAMES` frames, and new frames take
+the bone lengths of the known frame they join.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from stickgen import figure as fg
+from stickgen.clip_ops import resample
+from stickgen.errors import StickgenError
+from stickgen.generation import (
+    DEFAULT_PLAN,
+    FPS,
+    MIN_SECONDS,
+    PLANS,
+    default_seconds,
+    environment_from_text,
+    load_generator_checkpoint,
+    plan_timelines,
+)
+from stickgen.labels import environment_vector
+from stickgen.motion import Motion
+from stickgen.postprocess import clean_up, lift_above_floor, pin_feet
+from stickgen.ranges import check_range, check_sampling, check_seed
+from stickgen.sampling import sample
+
+J = fg.J
+WINDOW_FRAMES = 250  # the longest window the model samples at once: its longest training clip (10 s)
+CONTEXT_SECONDS = 1.0  # known motion a window sees before (and after) the frames it makes
+FADE_FRAMES = 8  # new frames over which the clean-up eases in after (or before) a seam
+BLEND_FRAMES = 12  # new frames that the sampler pulls towards the pose at a seam, less and less
+MAX_STORY_SECONDS = 600.0  # a story (or a continuation) is at most 10 minutes long
+MAX_SEGMENT_SECONDS = 120.0  # one segment of a story (or --seconds with --then, --after, ...)
+
+# The joints each part regenerates. A part with the pelvis also regenerates the pelvis's path (its
+# height and travel), so the joints it keeps are kept relative to the pelvis; every other part keeps
+# the pelvis path, and its kept joints stay exactly where they were.
+PARTS: dict[str, tuple[str, ...]] = {
+    "upper": (
+        "chest",
+        "neck",
+        "head",
+        "l_shoulder",
+        "l_elbow",
+        "l_wrist",
+        "r_shoulder",
+        "r_elbow",
+        "r_wrist",
+    ),
+    "lower": ("pelvis", "l_hip", "l_knee", "l_ankle", "r_hip", "r_knee", "r_ankle"),
+    "arms": ("l_shoulder", "l_elbow", "l_wrist", "r_shoulder", "r_elbow", "r_wrist"),
+    "legs": ("l_hip", "l_knee", "l_ankle", "r_hip", "r_knee", "r_ankle"),
+    "left_arm": ("l_shoulder", "l_elbow", "l_wrist"),
+    "right_arm": ("r_shoulder", "r_elbow", "r_wrist"),
+}
+# (parent, child) from the pelvis outward: how an edited joint hangs from the joints before it.
+_TREE = (("pelvis", "chest"), ("chest", "neck"), ("neck", "head"), ("neck", "l_shoulder"),
+         ("neck", "r_shoulder"), ("l_shoulder", "l_elbow"), ("l_elbow", "l_wrist"), ("r_shoulder", "r_elbow"),
+         ("r_elbow", "r_wrist"), ("l_hip", "l_knee"), ("l_knee", "l_ankle"), ("r_hip", "r_knee"),
+         ("r_knee", "r_ankle"))  # fmt: skip
+_X, _VX = fg.POSE_DIM, fg.POSE_DIM + 2  # the pelvis x position and x velocity in the 52 features
+
+
+@dataclass(frozen=True)
+class Segment:
+    """One line of a story: what the figure does, for how long (seconds)."""
+
+    text: str
+    seconds: float
+
+
+# -----------------------------------------------------------------------------
+# masks and geometry (pure functions)
+
+
+def part_joints(part: str) -> list[int]:
+    """Joint indices a part regenerates (`PARTS`); one sentence for an unknown part."""
+    key = part.strip().lower().replace("-", "_")
+    if key not in PARTS:
+        raise StickgenError(f"Unknown part {part!r}; use one of {', '.join(PARTS)}.")
+    return [J[name] for name in PARTS[key]]
+
+
+def known_features(edited: Sequence[int]) -> np.ndarray:
+    """(52,) bool, True for the feature dimensions that stay known when `edited` joints are regenerated.
+
+    A joint's pose dimensions are every segment endpoint it is (the pose is pelvis-relative, so the
+    pelvis's own endpoint is always zero and always known); the pelvis position and velocity are
+    known unless the pelvis itself is edited.
+    """
+    edited = {int(j) for j in edited}
+    endpoint_edited = np.isin(fg.SEGMENT_JOINTS.reshape(-1), list(edited - {J["pelvis"]}))  # (24,)
+    mask = np.ones(fg.FEATURE_DIM, dtype=bool)
+    mask[: fg.POSE_DIM] = ~np.repeat(endpoint_edited, 2)
+    if J["pelvis"] in edited:
+        mask[fg.POSE_DIM :] = False
+    return mask
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    n = np.linalg.norm(v, axis=-1, keepdims=True)
+    return np.where(n > 1e-9, v / np.maximum(n, 1e-9), np.array([0.0, 1.0]))
+
+
+def rebuild_part(original: np.ndarray, generated: np.ndarray, edited: Sequence[int]) -> np.ndarray:
+    """Joints (T, 16, 2): `original` with the `edited` joints pointing where `generated` has them.
+
+    Each edited joint hangs from its (kept or already rebuilt) parent in the direction the generated
+    figure gives, at the original figure's bone length in that frame, so the result is a connected
+    figure with the clip's own bones. With the pelvis edited, the whole figure moves with the
+    generated pelvis and its kept joints keep their places relative to it.
+    """
+    edited = set(int(j) for j in edited)
+    pelvis = J["pelvis"]
+    out = original.copy()
+    if pelvis in edited:
+        out += (generated[:, pelvis] - original[:, pelvis])[:, None]
+    if J["l_hip"] in edited or J["r_hip"] in edited:
+        across = _unit(generated[:, J["r_hip"]] - generated[:, J["l_hip"]])
+        half = 0.5 * np.linalg.norm(original[:, J["r_hip"]] - original[:, J["l_hip"]], axis=-1)[:, None]
+        out[:, J["l_hip"]] = out[:, pelvis] - half * across
+        out[:, J["r_hip"]] = out[:, pelvis] + half * across
+    for parent, child in _TREE:
+        p, c = J[parent], J[child]
+        if c in edited:
+            length = np.linalg.norm(original[:, c] - original[:, p], axis=-1)[:, None]
+            out[:, c] = out[:, p] + length * _unit(generated[:, c] - generated[:, p])
+    return out
+
+
+def _window_features(joints: np.ndarray, before: np.ndarray | None = None) -> np.ndarray:
+    """Features (T, 52) of joints (T, 16, 2) with x relative to the first frame; `before` (a frame
+    (16, 2) just before them, if any) makes the first frame's velocity the clip's own."""
+    stack = joints if before is None else np.concatenate([before[None], joints])
+    feats = fg.motion_features(stack, FPS)[0 if before is None else 1 :]
+    feats[:, _X] -= joints[0, J["pelvis"], 0]
+    return feats
+
+
+def _path(vx: np.ndarray, start: float) -> np.ndarray:
+    """Pelvis x (T,) from x velocity (T,) m/s, from `start` at frame 0 (trapezoid rule)."""
+    steps = 0.5 * (vx[1:] + vx[:-1]) / FPS
+    return start + np.concatenate([[0.0], np.cumsum(steps)])
+
+
+def _fade(frames: int, length: int = 0, reverse: bool = False) -> np.ndarray:
+    """(frames,) weights falling smoothly from near 1 (next to the seam) to 0 after `length` frames
+    (default FADE_FRAMES)."""
+    s = np.clip(np.arange(1, frames + 1) / ((length or FADE_FRAMES) + 1), 0.0, 1.0)
+    w = 1.0 - s * s * (3.0 - 2.0 * s)
+    return w[::-1] if reverse else w
+
+
+# -----------------------------------------------------------------------------
+# the engine: one model, its statistics and the sampler settings
+
+
+class _Engine:
+    """The bundled (or given) model with its statistics, text embeddings and one noise generator."""
+
+    def __init__(self, *, checkpoint, device, seed, steps, guidance, plan) -> None:
+        check_seed("--seed", seed)
+        check_sampling(steps, guidance)
+        if plan not in PLANS:
+            raise StickgenError(f"Unknown plan {plan!r}; use one of {', '.join(PLANS)}.")
+        ckpt = load_generator_checkpoint(checkpoint, device)
+        self.model, self.encoder = ckpt.model, ckpt.encoder["name"]
+        self.mean, self.std = ckpt.norm_mean.cpu().numpy(), ckpt.norm_std.cpu().numpy()
+        self.device = next(self.model.parameters()).device
+        self.steps, self.guidance, self.plan, self.seed = steps, guidance, plan, seed
+        self.generator = torch.Generator().manual_seed(seed)
+        self._texts: dict[str, torch.Tensor] = {}
+
+    def embed(self, prompt: str) -> torch.Tensor:
+        if prompt not in self._texts:
+            from stickgen.text import TextEncoder
+
+            self._texts[prompt] = torch.from_numpy(TextEncoder(self.encoder).encode([prompt])).to(self.device)
+        return self._texts[prompt]
+
+    def timeline(self, prompt: str, frames: int) -> np.ndarray:
+        """Per-frame action ids (frames,) for a prompt under the plan; −1 where it gives none."""
+        planned = plan_timelines(
+            self.model, [prompt], self.embed(prompt), frames, self.plan, guidance=self.guidance,
+            generator=self.generator,
+        )  # fmt: skip
+        return np.full(frames, -1, dtype=np.int64) if planned is None else planned[0]
+
+    def fill(
+        self, prompt: str, feats: np.ndarray, known: np.ndarray, actions: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Sample one window: features (T, 52) in metres, `known` (T, 52) weights (1 = known, 0 = free,
+        between: pulled that far towards `feats`), actions (T,) → the sampled features (T, 52), in
+        metres, and foot contacts (T, 2) bool from the physics head."""
+        norm = torch.from_numpy(((feats - self.mean) / self.std).astype(np.float32))[None]
+        out = sample(
+            self.model, frames=len(feats), text=self.embed(prompt),
+            actions=torch.as_tensor(actions[None], device=self.device), steps=self.steps,
+            guidance=self.guidance, generator=self.generator, known=norm,
+            known_mask=torch.from_numpy(known.astype(np.float32)),
+        )  # fmt: skip
+        x = torch.cat([out.pose, out.position, out.velocity], dim=-1)[0].float().cpu().numpy()
+        contacts = torch.sigmoid(out.physics[0, :, 4:]).float().cpu().numpy() > 0.5
+        sampled = x * self.std + self.mean
+        return np.where(known >= 1.0, feats, sampled), contacts
+
+
+def _engine(options: dict) -> _Engine:
+    unknown = set(options) - {"checkpoint", "device", "seed", "steps", "guidance", "plan"}
+    if unknown:
+        raise TypeError(f"unexpected option {sorted(unknown)[0]!r}")
+    defaults = {"checkpoint": None, "device": "auto", "seed": 0, "steps": 20, "guidance": 2.5,
+                "plan": DEFAULT_PLAN}  # fmt: skip
+    return _Engine(**{**defaults, **options})
+
+
+# -----------------------------------------------------------------------------
+# new frames after (and before) known motion
+
+
+def _extend(
+    engine: _Engine,
+    prompt: str,
+    timeline: np.ndarray,
+    *,
+    before: tuple[np.ndarray, np.ndarray] | None,
+    after: tuple[np.ndarray, np.ndarray] | None,
+) -> np.ndarray:
+    """New joints, one frame per entry of `timeline` (their action ids), that follow the last frame of
+    `before` and lead into the first frame of `after` (each `(joints, actions)` or None), in `before`'s
+    world coordinates (from x = 0 without it). With `after`, its first frame follows the new ones,
+    placed where the new pelvis arrives: (frames + 1, 16, 2). The new frames have the bones of the
+    known frame next to them (their own, cleaned up as `generate` does, without one)."""
+    frames, context = len(timeline), int(round(CONTEXT_SECONDS * FPS))
+    c = 0 if before is None else min(context, len(before[0]))
+    e = 0 if after is None else min(context, len(after[0]))
+    feats = np.zeros((c + frames + e, fg.FEATURE_DIM))
+    known = np.zeros(feats.shape)  # weights: 1 known, 0 free
+    actions = np.concatenate(
+        [before[1][len(before[1]) - c :] if c else [], timeline, after[1][:e] if e else []]
+    )
+    if c:
+        joints = before[0]
+        feats[:c] = _window_features(joints[-c:], joints[-c - 1] if len(joints) > c else None)
+        known[:c] = 1.0
+        # the first new frames are pulled towards the last known pose, less and less (a soft seam)
+        feats[c : c + frames] = feats[c - 1]
+        known[c : c + frames] = _fade(frames, BLEND_FRAMES)[:, None]
+    if e:
+        joints = after[0]
+        feats[c + frames :] = fg.motion_features(joints[: e + 1], FPS)[:e]
+        known[c + frames :] = 1.0
+        fade = _fade(frames, BLEND_FRAMES, reverse=True)[:, None]
+        pull = fade > known[c : c + frames]
+        feats[c : c + frames] = np.where(pull, feats[c + frames], feats[c : c + frames])
+        known[c : c + frames] = np.maximum(fade, known[c : c + frames])
+        known[c + frames :, _X] = 0.0  # where the new motion arrives is its own choice
+    known[:, _X] = np.where(known[:, _X] >= 1.0, known[:, _X], 0.0)  # the path of the new frames is free
+    sampled, contacts = engine.fill(prompt, feats, known, actions.astype(np.int64))
+    first = max(c - 1, 0)
+    start_x = float(before[0][-1, J["pelvis"], 0]) if c else 0.0
+    sampled[first:, _X] = _path(sampled[first:, _VX], start_x)
+    joints = fg.features_to_joints(sampled)  # (c + frames + e, 16, 2)
+    if c:
+        joints[:c] = before[0][-c:]
+        contacts[:c] = fg.foot_contacts(before[0][-c:], FPS)
+    if e:
+        shift = joints[c + frames, J["pelvis"], 0] - after[0][0, J["pelvis"], 0]
+        joints[c + frames :] = after[0][:e] + np.array([shift, 0.0])
+        contacts[c + frames :] = fg.foot_contacts(after[0][:e], FPS)
+    cleaned = clean_up(joints, contacts, FPS)
+    # The sampled figure joins the known frames smoothly, and the clean-up (which pins feet where they
+    # stand on average) would move it there: next to a seam the clean-up eases in over FADE_FRAMES.
+    near = np.zeros(frames)
+    if c:
+        near = _fade(frames)
+    if e:
+        near = np.maximum(near, _fade(frames, reverse=True))
+    new = cleaned[c : c + frames] + near[:, None, None] * (joints[c : c + frames] - cleaned[c : c + frames])
+    # The bones (and clavicles) of the known frame at the seam, so that the figure joins it; between two
+    # seams they change from one figure's to the other's (a linear blend of two figures with the same
+    # directions is the figure with the blended bone lengths).
+    bodies = [joints[k] for k in ((c - 1,) if c else ()) + ((c + frames,) if e else ())]
+    boned = [rebuild_part(np.broadcast_to(body, new.shape), new, range(fg.NUM_JOINTS)) for body in bodies]
+    if len(boned) == 2:
+        w = np.linspace(0.0, 1.0, frames + 2)[1:-1, None, None]
+        new = (1.0 - w) * boned[0] + w * boned[1]
+    elif boned:
+        new = boned[0]
+    if e:
+        new = np.concatenate([new, joints[c + frames : c + frames + 1]])
+    return new
+
+
+def _continue(
+    engine: _Engine, clip: Motion | None, segments: Sequence[Segment], *, end: Motion | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Joints (T, 16, 2) and actions (T,) of `clip` (or nothing) followed by each segment in turn, in
+    windows of at most WINDOW_FRAMES; with `end`, its first frame closes the result.
+
+    A window that starts a new segment after known motion reads "PREVIOUS, then TEXT", as the chained
+    clips the model learned from are described; its action timeline is the new segment's own.
+    """
+    context = int(round(CONTEXT_SECONDS * FPS))
+    joints = None if clip is None else clip.joints
+    actions = None if clip is None else clip.actions
+    previous = clip.texts[0] if clip is not None and clip.texts else None
+    for i, segment in enumerate(segments):
+        frames = int(round(segment.seconds * FPS))
+        timeline = engine.timeline(segment.text, frames)
+        closing = end is not None and i == len(segments) - 1
+        done = 0
+        while done < frames:
+            room = WINDOW_FRAMES - (0 if joints is None else context) - (context if closing else 0)
+            take = min(frames - done, room)
+            if 0 < frames - done - take < context:  # no sliver of a window at the end
+                take = (frames - done) // 2
+            final = closing and done + take == frames
+            chained = done == 0 and joints is not None and previous not in (None, segment.text)
+            new = _extend(
+                engine, f"{previous}, then {segment.text}" if chained else segment.text,
+                timeline[done : done + take], before=None if joints is None else (joints, actions),
+                after=(end.joints, end.actions) if final else None,
+            )  # fmt: skip
+            new_actions = timeline[done : done + take]
+            if final:
+                new_actions = np.concatenate([new_actions, end.actions[:1]])
+            joints = new if joints is None else np.concatenate([joints, new])
+            actions = new_actions if actions is None else np.concatenate([actions, new_actions])
+            done += take
+        previous = segment.text
+    return joints, actions
+
+
+def _environment(prompts: Sequence[str], fallback: Motion | None = None) -> str:
+    """The first place the prompts name; else the fallback clip's environment; else earth."""
+    from stickgen.labels import environment_name
+
+    for prompt in prompts:
+        if environment_from_text(prompt) != "earth":
+            return environment_from_text(prompt)
+    return "earth" if fallback is None else environment_name(fallback.environment)
+
+
+def _result(joints: np.ndarray, actions: np.ndarray, texts: list[str], environment: str, engine: _Engine,
+            **source) -> Motion:  # fmt: skip
+    return Motion(
+        joints, fps=FPS, texts=texts, actions=actions, environment=environment_vector(environment),
+        source={"generator": "stickgen", "seed": engine.seed, "steps": engine.steps,
+                "guidance": engine.guidance, **source},
+    )  # fmt: skip
+
+
+def _canonical(motion: Motion | None) -> Motion | None:
+    """The clip at 25 fps (resampled when it has another rate), or None."""
+    return motion if motion is None or motion.fps == FPS else resample(motion, FPS)
+
+
+def _segment(text: str, seconds: float | None, where: str = "--seconds") -> Segment:
+    from stickgen.text import check_prompt
+
+    prompt = check_prompt(text)
+    if seconds is None:
+        return Segment(prompt, default_seconds(prompt))
+    return Segment(prompt, float(check_range(where, seconds, MIN_SECONDS, MAX_SEGMENT_SECONDS)))
+
+
+def _check_total(seconds: float) -> None:
+    if seconds > MAX_STORY_SECONDS:
+        raise StickgenError(
+            f"The result would last {seconds / 60:.1f} minutes; stickgen makes at most "
+            f"{MAX_STORY_SECONDS / 60:g} minutes at a time."
+        )
+
+
+# -----------------------------------------------------------------------------
+# the calls
+
+
+def compose(
+    text: str,
+    *,
+    then: Sequence[str] = (),
+    after: Motion | None = None,
+    start: Motion | None = None,
+    end: Motion | None = None,
+    seconds: float | None = None,
+    environment: str | None = None,
+    **options,
+) -> Motion:
+    """What `stickgen generate` makes with --then, --after, --start or --end: `text` and then each of
+    `then`, every one for `seconds` (default: the duration `generate` chooses for it), after the clip
+    `after` (kept, in front) or from `start`'s last pose (the result starts there), and into `end`'s
+    first pose. `environment` adds a place to every text that names none. Options as for
+    `continue_motion`."""
+    from stickgen.generation import with_environment
+
+    if after is not None and start is not None:
+        raise StickgenError("Give --after (keep the clip) or --start (begin at its last pose), not both.")
+    texts = [text, *then]
+    if environment is not None:
+        texts = [with_environment(_segment(t, None).text, environment) for t in texts]
+    segments = [_segment(t, seconds) for t in texts]
+    before, start, end = _canonical(after if after is not None else start), _canonical(start), _canonical(end)
+    _check_total(sum(s.seconds for s in segments) + (0.0 if after is None else before.duration))
+    engine = _engine(options)
+    joints, actions = _continue(engine, before, segments, end=end)
+    if start is not None:
+        joints, actions = joints[start.num_frames - 1 :].copy(), actions[start.num_frames - 1 :]
+    if after is None:
+        joints[..., 0] -= joints[0, J["pelvis"], 0]
+    story = ", then ".join(s.text for s in segments)
+    texts = [f"{after.texts[0]}, then {story}"] if after is not None and after.texts else [story]
+    fallback = before if before is not None else end
+    return _result(joints, actions, texts, _environment([s.text for s in segments], fallback), engine,
+                   segments=[[s.seconds, s.text] for s in segments])  # fmt: skip
+
+
+def continue_motion(clip: Motion, text: str, *, seconds: float | None = None, end: Motion | None = None,
+                    **options) -> Motion:  # fmt: skip
+    """`clip` followed by `seconds` of new motion for `text` (default: the duration `generate` chooses)
+    that starts where the clip ends, in position, pose and speed; the clip's frames come back unchanged
+    (a clip at another frame rate is first resampled to 25 fps). With `end`, the new motion leads into
+    `end`'s first pose, which closes the result. Options (keyword): seed, steps, guidance, plan,
+    checkpoint, device, as for `generate`."""
+    return compose(text, after=clip, end=end, seconds=seconds, **options)
+
+
+def inbetween(text: str, *, start: Motion | None = None, end: Motion | None = None,
+              seconds: float | None = None, **options) -> Motion:  # fmt: skip
+    """New motion for `text` that begins at `start`'s last pose and/or ends at `end`'s first pose: those
+    frames come back as the result's first and last (pelvis-relative and in height; the result starts
+    at x = 0 and the end pose stands where the motion arrives). Options as for `continue_motion`."""
+    if start is None and end is None:
+        raise StickgenError("In-betweening needs a start clip, an end clip or both.")
+    return compose(text, start=start, end=end, seconds=seconds, **options)
+
+
+def tell_story(segments: Sequence[Segment | tuple[float | None, str]], **options) -> Motion:
+    """One continuous clip in which each segment, `Segment(text, seconds)` or `(seconds, text)` with
+    seconds None for the duration `generate` would choose, follows the one before it. Options as for
+    `continue_motion`."""
+    story = [s if isinstance(s, Segment) else _segment(s[1], s[0]) for s in segments]
+    if not story:
+        raise StickgenError("The story has no segments; give at least one line of text.")
+    _check_total(sum(s.seconds for s in story))
+    engine = _engine(options)
+    joints, actions = _continue(engine, None, story)
+    text = ", then ".join(s.text for s in story)
+    return _result(joints, actions, [text], _environment([s.text for s in story]), engine,
+                   story=[[s.seconds, s.text] for s in story])  # fmt: skip
+
+
+def parse_story(text: str, name: str = "the story") -> list[Segment]:
+    """Segments from a story text: one a line, `SECONDS TEXT` or just `TEXT` (the duration `generate`
+    would choose); `#` starts a comment; blank lines are skipped."""
+    segments = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        first, _, rest = line.partition(" ")
+        seconds = _number(first)
+        words = line if seconds is None else rest.strip()
+        if not words:
+            raise StickgenError(
+                f"Line {number} of {name} has a duration but no text; write e.g. 3 a person jumps."
+            )
+        if not any(ch.isalpha() for ch in words):
+            raise StickgenError(
+                f"Line {number} of {name} has no words; describe a motion, e.g. 3 a person jumps."
+            )
+        segments.append(_segment(words, seconds, f"The duration on line {number} of {name}"))
+    if not segments:
+        raise StickgenError(f"{name} has no segments; write one a line, e.g. 3 a person jumps.")
+    _check_total(sum(s.seconds for s in segments))
+    return segments
+
+
+def _number(word: str) -> float | None:
+    """A duration such as 3, 2.5 or 4s; None when the word is not one."""
+    match = re.fullmatch(r"([0-9]*\.?[0-9]+(?:e[0-9]+)?)s?", word.lower())
+    return None if match is None else float(match.group(1))
+
+
+def read_story(path: str | Path) -> list[Segment]:
+    """`parse_story` of a UTF-8 text file; one sentence for a missing or unreadable file."""
+    path = Path(path)
+    if not path.is_file():
+        raise StickgenError(f"No such story file: {path}.")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise StickgenError(f"{path} is not a UTF-8 text file.") from None
+    except OSError as e:
+        raise StickgenError(f"Cannot read {path}: {e.strerror or e}.") from None
+    return parse_story(text, str(path))
+
+
+def load_clip(path: str | Path) -> Motion:
+    """A clip to edit or continue: `.npz`, `.json` or a `.bvh` that stickgen wrote."""
+    path = Path(path)
+    if path.suffix.lower() != ".bvh":
+        from stickgen.motion import load_motion
+
+        return load_motion(path)
+    from stickgen.bvh import bvh_to_motion, read_bvh
+
+    return bvh_to_motion(read_bvh(path))
+
+
+def edit_motion(clip: Motion, text: str, *, part: str, start: float | None = None,
+                stop: float | None = None, **options) -> Motion:  # fmt: skip
+    """`clip` with the joints of `part` (see `PARTS`) regenerated to follow `text` between `start` and
+    `stop` seconds (default: the whole clip); every other joint and frame comes back exactly (with the
+    pelvis in the part, the kept joints stay exact relative to the pelvis). The edited joints keep the
+    clip's bone lengths in every frame. Options as for `continue_motion`."""
+    from stickgen.text import check_prompt
+
+    prompt = check_prompt(text)
+    edited = part_joints(part)
+    clip = _canonical(clip)
+    a, b = _span(clip, start, stop)
+    engine = _engine(options)
+    context = int(round(CONTEXT_SECONDS * FPS))
+    timeline = engine.timeline(prompt, b - a)
+    part_known = known_features(edited)
+    moves_pelvis = J["pelvis"] in edited
+    moves_legs = J["l_ankle"] in edited or J["r_ankle"] in edited
+    result, actions = clip.joints.copy(), clip.actions.copy()
+    step = WINDOW_FRAMES - 2 * context
+    for ca in range(a, b, step):
+        cb = min(b, ca + step)
+        wa, wb = max(0, ca - context), min(clip.num_frames, cb + context)
+        lo, hi = ca - wa, cb - wa  # the edited frames inside the window
+        feats = _window_features(result[wa:wb], result[wa - 1] if wa > 0 else None)
+        if wb < clip.num_frames:  # the last frame's velocity as the clip has it
+            feats[-1, _VX:] = fg.motion_features(result[wb - 2 : wb + 1], FPS)[1, _VX:]
+        known = np.ones(feats.shape)  # weights: 1 known, 0 free
+        known[lo : min(b, wb) - wa] = part_known  # frames of the span after this window's are free too
+        _soft_edges(known, lo, hi, left=ca > 0, right=cb == b < clip.num_frames)
+        window_actions = actions[wa:wb].copy()
+        window_actions[lo:hi] = np.where(timeline[ca - a : cb - a] >= 0, timeline[ca - a : cb - a],
+                                         window_actions[lo:hi])  # fmt: skip
+        sampled, contacts = engine.fill(prompt, feats, known, window_actions)
+        if moves_pelvis:
+            sampled[:, _X] = _pelvis_path(feats, sampled, lo, hi)
+        generated = fg.features_to_joints(sampled) + np.array([result[wa, J["pelvis"], 0], 0.0])
+        window = rebuild_part(result[wa:wb], generated, edited)
+        if moves_legs:  # pinned feet, eased in from the span's edges so the kept frames join smoothly
+            near = np.maximum(
+                _fade(hi - lo) * (ca > 0), _fade(hi - lo, reverse=True) * (cb == b < clip.num_frames)
+            )
+            ease = np.concatenate([np.zeros(lo), 1.0 - near, np.zeros(wb - cb)])
+            pinned = pin_feet(window, contacts)
+            window = rebuild_part(result[wa:wb], window + ease[:, None, None] * (pinned - window), edited)
+            if moves_pelvis:
+                window = lift_above_floor(window)
+        result[ca:cb] = window[lo:hi]
+        actions[ca:cb] = window_actions[lo:hi]
+    texts = [*clip.texts, prompt]
+    return clip.replace(joints=result, actions=actions, texts=texts, camera=None,
+                        source={"edited": {"part": part, "from": a / FPS, "to": b / FPS, "text": prompt,
+                                           "seed": engine.seed}, "original": clip.source})  # fmt: skip
+
+
+def _soft_edges(known: np.ndarray, lo: int, hi: int, *, left: bool, right: bool) -> None:
+    """Weights (in place) that pull the free entries of frames lo..hi−1 next to a kept frame (lo − 1
+    when `left`, hi when `right`) towards the clip's own values, less and less over BLEND_FRAMES
+    frames, so an edit eases out of the clip and back into it; the pelvis x stays free."""
+    free = known[lo:hi] < 1.0
+    for on, reverse in ((left, False), (right, True)):
+        if on:
+            fade = _fade(hi - lo, BLEND_FRAMES, reverse=reverse)[:, None] * free
+            known[lo:hi] = np.maximum(known[lo:hi], fade)
+    known[lo:hi, _X] = np.where(free[:, _X], 0.0, known[lo:hi, _X])
+
+
+def _pelvis_path(known: np.ndarray, sampled: np.ndarray, lo: int, hi: int) -> np.ndarray:
+    """Pelvis x (T,) for a window whose frames lo..hi−1 have a new pelvis: the integral of their new
+    velocity from the known frame before them, bent linearly to meet the known frame after them."""
+    x = known[:, _X].copy()
+    first = max(lo - 1, 0)
+    last = min(hi, len(x) - 1)
+    path = _path(sampled[first : last + 1, _VX], x[first] if lo > 0 else 0.0)
+    if hi < len(x):  # the kept frame after the span stays where it was
+        path -= (path[-1] - x[hi]) * np.linspace(0.0, 1.0, len(path))
+    x[first : last + 1] = np.where(np.arange(first, last + 1) < lo, x[first : last + 1], path)
+    return x
+
+
+def _span(clip: Motion, start: float | None, stop: float | None) -> tuple[int, int]:
+    """Frames [a, b) of the time span start..stop seconds (default: the whole clip)."""
+    duration = clip.duration
+    a = 0.0 if start is None else float(check_range("--from", start, 0.0, None))
+    b = duration if stop is None else float(check_range("--to", stop, 0.0, None))
+    if a >= b or b > duration + 1e-9:
+        raise StickgenError(
+            f"The span {a:g}–{b:g} s is not inside the {duration:g} s clip; "
+            f"give 0 ≤ --from < --to ≤ {duration:g}."
+        )
+    fa, fb = int(round(a * FPS)), min(clip.num_frames, int(round(b * FPS)))
+    if fb - fa < 2:
+        raise StickgenError(f"The span {a:g}–{b:g} s is shorter than two frames; give a longer one.")
+    return fa, fb
