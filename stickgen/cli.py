@@ -168,7 +168,7 @@ def generate(
             "prompt names), model (the network's own action head reads the text), auto (words, else "
             "model) or none (the text alone).",
         ),
-    ] = "words",
+    ] = "auto",
     then: Annotated[
         list[str] | None,
         typer.Option(
