@@ -21,7 +21,7 @@ Decisions where DESIGN is silent:
   the text alone (`sampling.plan_actions`). The default, "auto" (the words' actions, else the
   model's plan), was chosen by the prompt suite's totals: on 50 of its prompts × 2 seeds, auto passed
   37 % of samples against 33 % for words with the previous bundled model (paraphrased prompts 21 %
-  against 10 %), and 32 % against 25 % with the current one halfway through its training;
+  against 15 %), and 32 % against 25 % with the current one halfway through its training;
 - `camera=` sets the camera track of the result (the synthesizer's camera modes, fitted to the
   generated motion); the model's own camera condition is left null.
 """
