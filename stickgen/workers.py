@@ -16,18 +16,28 @@ import threading
 def worker_pool(processes: int) -> multiprocessing.pool.Pool:
     """A pool of `processes` spawned workers that ignore SIGINT from their first instruction on.
 
-    The parent ignores SIGINT while it starts them (a process started with a signal ignored keeps it
-    ignored, so even a worker still importing cannot be interrupted), then restores its own handler.
+    The parent blocks SIGINT while it starts them (a process starts with its parent's signal mask, so
+    even a worker still importing cannot be interrupted; each unblocks it once it ignores it), then
+    unblocks it: a Ctrl-C that came meanwhile is delivered to the parent then, not lost.
     """
     main = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
-    try:
+    if not main:
         return multiprocessing.get_context("spawn").Pool(processes, initializer=_ignore_interrupts)
-    finally:
-        if main:
-            signal.signal(signal.SIGINT, previous)
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        pool = multiprocessing.get_context("spawn").Pool(processes, initializer=_ignore_interrupts)
+    except BaseException:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        raise
+    try:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)  # a pending Ctrl-C arrives here
+    except KeyboardInterrupt:
+        pool.terminate()
+        raise
+    return pool
 
 
 def _ignore_interrupts() -> None:
     """In a worker: leave Ctrl-C to the parent (also for workers the pool starts later)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
