@@ -37,7 +37,7 @@ def main() -> None:
     parser.add_argument("--data", required=True, help="a dataset folder (its val split is used)")
     parser.add_argument("--checkpoint", default=None, help="a checkpoint folder (default: the bundled model)")
     parser.add_argument("--clips", type=int, default=64)
-    parser.add_argument("--plan", default="words", help="none, words, model or auto")
+    parser.add_argument("--plan", default="auto", help="none, words, model or auto (default: generate's)")
     args = parser.parse_args()
     ckpt = load_generator_checkpoint(args.checkpoint, "cpu")
     mean, std = ckpt.norm_mean.numpy(), ckpt.norm_std.numpy()

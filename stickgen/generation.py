@@ -45,7 +45,7 @@ from stickgen.ranges import check_range, check_sampling, check_seed
 from stickgen.sampling import Solver, plan_actions, sample
 
 FPS = 25.0
-BUNDLED_MODEL = "stickgen-tiny"
+BUNDLED_MODEL = "stickgen-default"
 
 
 def generate_motions(
