@@ -209,7 +209,7 @@ def test_an_interrupted_synth_says_how_to_resume_and_no_worker_speaks(tmp_path):
                "--workers", "2"]  # fmt: skip
     process = subprocess.Popen(
         command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        start_new_session=True,
+        start_new_session=True, preexec_fn=_ctrl_c_as_in_a_terminal,
     )  # fmt: skip
     time.sleep(3.0)
     os.killpg(process.pid, signal.SIGINT)
@@ -219,3 +219,9 @@ def test_an_interrupted_synth_says_how_to_resume_and_no_worker_speaks(tmp_path):
     assert lines[-1] == "stickgen: interrupted; rerun the same command to resume.", stderr
     assert all(line.startswith("synth:") for line in lines[:-1]), stderr
     assert (tmp_path / "d" / "plan.json").exists()
+
+
+def _ctrl_c_as_in_a_terminal() -> None:
+    """In the child: Ctrl-C does what it does in a terminal, even when these tests were started in the
+    background by a shell, which makes its children ignore SIGINT (and Python then installs no handler)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

@@ -426,7 +426,7 @@ def test_the_command_serves_and_shuts_down_cleanly(stop):
 
     process = subprocess.Popen(
         [sys.executable, "-m", "stickgen", "serve", "--port", "0", "--device", "cpu"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_ctrl_c_as_in_a_terminal,
     )  # fmt: skip
     try:
         url = process.stdout.readline().strip()
@@ -443,3 +443,9 @@ def test_the_command_serves_and_shuts_down_cleanly(stop):
     folder = Path(re.search(r"results in (\S+) until it stops", stderr).group(1))
     assert not folder.exists()
     assert process.returncode == (130 if stop == signal.SIGINT else -signal.SIGTERM)
+
+
+def _ctrl_c_as_in_a_terminal() -> None:
+    """In the child: Ctrl-C does what it does in a terminal, even when these tests were started in the
+    background by a shell, which makes its children ignore SIGINT (and Python then installs no handler)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
