@@ -308,23 +308,24 @@ def load_generator_checkpoint(checkpoint: str | Path | None = None, device: str 
     return load_checkpoint(folder, expected_encoder=local, device=_pick_device(device))
 
 
-def generate_batch(
+def check_request(
     text: str,
     n: int = 1,
     *,
     seed: int = 0,
     seconds: float | None = None,
-    checkpoint: str | Path | None = None,
     guidance: float = 2.5,
     steps: int = 20,
     actions: str | None = None,
     plan: str = DEFAULT_PLAN,
     camera: str | None = None,
     environment: str | None = None,
-    device: str = "auto",
-) -> list[Motion]:
-    """`n` different motions for one prompt (one batch, one seed). See `generate` for the options."""
-    from stickgen.synth.camera import camera_track
+) -> tuple[str, float, np.ndarray | None]:
+    """Every check of `generate_batch`, before any work, in its order: (prompt with the place phrase,
+    seconds, per-frame action timeline of that length or None), or one `StickgenError` sentence.
+
+    The web studio refuses what the command line refuses, with the same sentence, through this.
+    """
     from stickgen.text import check_prompt
 
     prompt = check_prompt(text)
@@ -345,6 +346,31 @@ def generate_batch(
     frames = int(round(seconds * FPS))
     if timeline is not None:
         timeline = np.concatenate([timeline, np.full(max(0, frames - len(timeline)), -1)])[:frames]
+    return prompt, float(seconds), timeline
+
+
+def generate_batch(
+    text: str,
+    n: int = 1,
+    *,
+    seed: int = 0,
+    seconds: float | None = None,
+    checkpoint: str | Path | None = None,
+    guidance: float = 2.5,
+    steps: int = 20,
+    actions: str | None = None,
+    plan: str = DEFAULT_PLAN,
+    camera: str | None = None,
+    environment: str | None = None,
+    device: str = "auto",
+) -> list[Motion]:
+    """`n` different motions for one prompt (one batch, one seed). See `generate` for the options."""
+    from stickgen.synth.camera import camera_track
+
+    prompt, seconds, timeline = check_request(
+        text, n, seed=seed, seconds=seconds, guidance=guidance, steps=steps, actions=actions, plan=plan,
+        camera=camera, environment=environment,
+    )  # fmt: skip
     ckpt = load_generator_checkpoint(checkpoint, device)
     mean, std = ckpt.norm_mean.cpu().numpy(), ckpt.norm_std.cpu().numpy()
     motions = generate_motions(

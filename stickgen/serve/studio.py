@@ -1,7 +1,7 @@
 """The studio's core: the request rules, the model held in memory, one generation at a time.
 
-- `check_request(text, ...)`: the checks of `generation.generate_batch`, in its order and with its
-  sentences, plus the theme (which `stickgen generate` checks when it writes), resolved into a `Job`:
+- `check_request(text, ...)`: `generation.check_request` (the very checks of `generate_batch`, with
+  its sentences), plus the theme (which `stickgen generate` checks when it writes), resolved into a `Job`:
   the cleaned prompt, the duration and the action timeline. So the API refuses what the CLI refuses,
   with the same sentence, before any work.
 - `Studio`: the checkpoint and the text encoder, loaded once; one generation thread behind a bounded
@@ -37,18 +37,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from stickgen.errors import StickgenError
-from stickgen.generation import (
-    CAMERA_CHOICES,
-    DEFAULT_PLAN,
-    FPS,
-    MAX_SECONDS,
-    MIN_SECONDS,
-    PLANS,
-    default_seconds,
-    parse_action_timeline,
-    with_environment,
-)
-from stickgen.ranges import check_range, check_sampling, check_seed
+from stickgen.generation import DEFAULT_PLAN
+from stickgen.generation import check_request as generation_checks
+from stickgen.ranges import check_range
 from stickgen.serve.results import Result, ResultStore
 
 if TYPE_CHECKING:
@@ -94,34 +85,22 @@ def check_request(
     environment: str | None = None,
     theme: str = "light",
 ) -> Job:
-    """The `Job` of a request, or one `StickgenError` sentence: `generate_batch`'s checks, in its order.
+    """The `Job` of a request, or one `StickgenError` sentence: `generation.check_request`, the checks of
+    `generate_batch`, then the theme.
 
     seed None draws a random seed (below 2**31). The options are those of `stickgen generate`.
     """
     from stickgen.render.draw import get_theme
-    from stickgen.text import check_prompt, language_warning
+    from stickgen.text import language_warning
 
-    prompt = check_prompt(text)
-    if environment is not None:
-        prompt = with_environment(prompt, environment)
-    check_range("-n", n, 1, MAX_SAMPLES)
-    check_sampling(steps, guidance)
-    seed = secrets.randbelow(RANDOM_SEEDS) if seed is None else check_seed("--seed", seed)
-    if plan not in PLANS:
-        raise StickgenError(f"Unknown plan {plan!r}; use one of {', '.join(PLANS)}.")
-    if camera is not None and camera.replace("-", "_") not in CAMERA_CHOICES:
-        raise StickgenError(f"Unknown camera {camera!r}; use one of {', '.join(CAMERA_CHOICES)}.")
-    if seconds is not None:
-        check_range("--seconds", seconds, MIN_SECONDS, MAX_SECONDS)
-    timeline = None if actions is None else parse_action_timeline(actions, seconds=seconds)
-    if seconds is None:
-        seconds = max(MIN_SECONDS, len(timeline) / FPS) if timeline is not None else default_seconds(prompt)
-    frames = int(round(seconds * FPS))
-    if timeline is not None:
-        timeline = np.concatenate([timeline, np.full(max(0, frames - len(timeline)), -1)])[:frames]
+    seed = secrets.randbelow(RANDOM_SEEDS) if seed is None else seed
+    prompt, seconds, timeline = generation_checks(
+        text, n, seed=seed, seconds=seconds, guidance=guidance, steps=steps, actions=actions, plan=plan,
+        camera=camera, environment=environment,
+    )  # fmt: skip
     get_theme(theme)
     return Job(
-        prompt=prompt, n=n, seed=seed, seconds=float(seconds), timeline=timeline, plan=plan, steps=steps,
+        prompt=prompt, n=n, seed=seed, seconds=seconds, timeline=timeline, plan=plan, steps=steps,
         guidance=float(guidance), camera=None if camera is None else camera.replace("-", "_"), theme=theme,
         warning=language_warning(text),
     )  # fmt: skip
