@@ -11,8 +11,14 @@ Terms (each logged; weights in `LossWeights`):
   `contact`: binary cross-entropy of the two foot-contact logits.
 - `environment`: cross-entropy of the environment type plus the squared error of its parameters.
 - geometric terms on the denormalised prediction, in metres: `bones` (segment lengths equal the clip's
-  own), `connect` (shared joints coincide), `velocity` (the velocity channels equal the finite
-  difference of the position channels), `foot` (no horizontal ankle motion while a foot is in contact).
+  own), `connect` (shared joints coincide), `velocity` (the vertical velocity channel equals the finite
+  difference of the pelvis height), `foot` (no horizontal ankle motion while a foot is in contact).
+
+The horizontal pelvis path is the velocity channel's: generation integrates it (the absolute x position
+of a clip that travels 10 m is a poorly scaled signal, and the model predicts it poorly), so the two
+terms that involve horizontal motion read it from the velocity, not from the x position channel. Tying
+the velocity to the finite difference of the predicted x, as an earlier version did, pulled every
+predicted speed towards that channel's near-zero travel: the model trained so walked in place.
 
 Conditions are dropped independently per sample for classifier-free guidance (`DropRates`); a clip
 without a description or a camera track always uses that condition's null.
@@ -169,17 +175,21 @@ def flow_matching_losses(
 
     # Consistency over pairs of consecutive real frames: forward differences avoid the padding.
     pair = mask[:, 1:] & mask[:, :-1]  # (B, T-1)
-    position = feats[..., fg.POSE_DIM : fg.POSE_DIM + 2]
+    height = feats[..., fg.POSE_DIM + 1]
     vel = feats[..., fg.POSE_DIM + 2 :]
-    finite_diff = (position[:, 1:] - position[:, :-1]) * FPS
-    mid_vel = 0.5 * (vel[:, 1:] + vel[:, :-1])
-    terms["velocity"] = _masked_mean(((finite_diff - mid_vel) / SPEED_SCALE) ** 2, pair)
+    mid_vel = 0.5 * (vel[:, 1:] + vel[:, :-1])  # (B, T-1, 2): the trapezoid step of the integrated path
+    rise = (height[:, 1:] - height[:, :-1]) * FPS
+    terms["velocity"] = _masked_mean(((rise - mid_vel[..., 1]) / SPEED_SCALE) ** 2, pair)
 
-    joints = ft.features_to_joints(feats)  # (B, T, 16, 2)
-    ankles_x = joints[..., [fg.J["l_ankle"], fg.J["r_ankle"]], 0]  # (B, T, 2)
+    # A planted ankle's horizontal speed: the pelvis's (integrated velocity) plus the ankle's own
+    # motion relative to the pelvis (the pose).
+    relative = ft.segments_to_joints(pose)  # (B, T, 16, 2)
+    relative = relative - relative[..., fg.J["pelvis"] : fg.J["pelvis"] + 1, :]
+    ankles_x = relative[..., [fg.J["l_ankle"], fg.J["r_ankle"]], 0]  # (B, T, 2), pelvis-relative
+    ankle_speed = (ankles_x[:, 1:] - ankles_x[:, :-1]) * FPS + mid_vel[..., :1]  # (B, T-1, 2)
     contact = batch.physics[..., 4:] > 0.5  # (B, T, 2)
     planted = contact[:, 1:] & contact[:, :-1] & pair[..., None]  # (B, T-1, 2)
-    terms["foot"] = _masked_mean(((ankles_x[:, 1:] - ankles_x[:, :-1]) * FPS / SPEED_SCALE) ** 2, planted)
+    terms["foot"] = _masked_mean((ankle_speed / SPEED_SCALE) ** 2, planted)
 
     terms["total"] = sum(getattr(weights, name) * value for name, value in terms.items())
     return terms

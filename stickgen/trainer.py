@@ -38,7 +38,7 @@ import torch
 import yaml
 
 from stickgen.batches import BucketSampler, TrainingData, collate
-from stickgen.checkpoint import save_checkpoint
+from stickgen.checkpoint import load_checkpoint, save_checkpoint
 from stickgen.config import to_dict
 from stickgen.errors import StickgenError
 from stickgen.files import atomic_write_text
@@ -101,6 +101,9 @@ class TrainConfig:
     """auto (CUDA when available), cpu or cuda."""
     checkpoint_dtype: str = "float32"
     """How checkpoints store the (EMA) weights: float32, or bfloat16 for half the size."""
+    init: str | None = None
+    """A checkpoint folder whose weights start the model instead of random ones (a second stage of
+    training, with a fresh optimizer and schedule); its model and text encoder must be this run's."""
 
     def __post_init__(self) -> None:
         for key in ("steps", "batch_size", "log_every", "val_every", "val_batches", "checkpoint_every",
@@ -252,6 +255,21 @@ class TrainResult:
     steps: int
 
 
+def _initial_weights(folder: str, model_config: ModelConfig, data: TrainingData) -> dict[str, torch.Tensor]:
+    """The weights of checkpoint `folder` (config `init`) in float32, after checking they fit this run."""
+    if not Path(folder).is_dir():
+        raise StickgenError(f"init checkpoint {folder} is not a folder.")
+    start = load_checkpoint(folder, expected_encoder=data.encoder)
+    ours, theirs = to_dict(model_config), to_dict(start.model.config)
+    if ours != theirs:
+        key = next(k for k in ours if ours[k] != theirs.get(k))
+        raise StickgenError(
+            f"init checkpoint {folder} has model {key} = {theirs.get(key)!r}, "
+            f"but this run's is {ours[key]!r}."
+        )
+    return {name: value.to(torch.float32) for name, value in start.model.state_dict().items()}
+
+
 def train(
     config: TrainConfig,
     data: TrainingData,
@@ -274,6 +292,7 @@ def train(
     dist = _init_distributed(device)
     model_config = dataclasses.replace(config.model, text_dim=int(data.encoder["dim"]))
     config = dataclasses.replace(config, model=model_config)
+    initial = None if config.init is None else _initial_weights(config.init, model_config, data)
     run_config = {"train": to_dict(config), "data": data.description}
     resume_from = _prepare_run_folder(out, run_config) if dist.main else None
     if dist.world > 1:
@@ -285,6 +304,8 @@ def train(
 
     torch.manual_seed(config.seed)
     model = StickFigureTransformer(model_config).to(device)
+    if initial is not None and resume_from is None:
+        model.load_state_dict(initial)
     optimizer = torch.optim.AdamW(
         model.parameters(), lr=config.optim.lr, betas=tuple(config.optim.betas),
         weight_decay=config.optim.weight_decay,

@@ -135,6 +135,35 @@ def test_interrupted_checkpoint_write_leaves_the_previous_one(tmp_path, monkeypa
         assert torch.equal(a, b)
 
 
+def test_init_starts_a_second_stage_from_a_checkpoint(tmp_path):
+    data = tiny_data()
+    first = train(tiny_config(8), data, tmp_path / "first", progress=False)
+    start = parameters(load_checkpoint(tmp_path / "first" / "latest").model)
+    tiny_lr = OptimConfig(lr=1e-7, warmup_steps=1)
+    second = train(
+        tiny_config(2, init=str(tmp_path / "first" / "latest"), optim=tiny_lr), data, tmp_path / "second",
+        progress=False,
+    )  # fmt: skip
+    fresh = train(tiny_config(2, optim=tiny_lr), data, tmp_path / "fresh", progress=False)
+    assert first.checkpoint.exists()
+    for a, b in zip(parameters(second.model), start, strict=True):
+        torch.testing.assert_close(a, b, rtol=0, atol=1e-5)  # starts where the first stage ended
+    pairs = zip(start, parameters(fresh.model), strict=True)
+    assert any(not torch.allclose(b, c, atol=1e-3) for b, c in pairs)  # and not where a fresh run starts
+
+
+def test_init_refuses_a_checkpoint_of_another_model(tmp_path):
+    data = tiny_data()
+    train(tiny_config(4), data, tmp_path / "first", progress=False)
+    wider = ModelConfig(d_model=64, n_layers=2, n_heads=4, text_dim=TEXT_DIM)
+    with pytest.raises(StickgenError, match="has model d_model = 32, but this run's is 64"):
+        train(tiny_config(2, model=wider, init=str(tmp_path / "first" / "latest")), data, tmp_path / "b",
+              progress=False)  # fmt: skip
+    with pytest.raises(StickgenError, match="is not a folder"):
+        train(tiny_config(2, init=str(tmp_path / "nowhere")), data, tmp_path / "c", progress=False)
+    assert not (tmp_path / "b").exists() and not (tmp_path / "c").exists()  # no run folder left
+
+
 def test_refuses_a_folder_holding_another_run(tmp_path):
     data = tiny_data()
     train(tiny_config(4), data, tmp_path / "run", progress=False)
