@@ -138,6 +138,14 @@ def test_environment_and_duration_from_text():
     assert environment_from_text("someone swims underwater") == "underwater"
     assert environment_from_text("a man walks in zero gravity") == "zero_g"
     assert environment_from_text("a person jumps") == "earth"
+    # a place word counts only at the start of a word; every place the synthesizer writes is read
+    assert environment_from_text("a nice man jumps at his honeymoon") == "earth"
+    assert environment_from_text("a kid runs on a snowy hill") == "snow"
+    from stickgen.synth.text import PLACES
+
+    for name, places in PLACES.items():
+        for place in filter(None, places):
+            assert environment_from_text(f"someone walks {place}") == name, place
     assert with_environment("a person jumps", "moon") == "a person jumps on the moon"
     assert with_environment("a person jumps on the moon", "moon") == "a person jumps on the moon"
     assert with_environment("a person jumps", "earth") == "a person jumps"
@@ -166,3 +174,18 @@ def test_actions_named_in_a_prompt():
     timeline = timeline_from_text("someone runs, then jumps", 50)
     assert (timeline[:25] == action_id("run")).all() and (timeline[25:] == action_id("jump")).all()
     assert timeline_from_text("hello there", 50) is None
+
+
+def test_smoothing_over_time_removes_token_edges_and_keeps_steady_motion():
+    from stickgen.metrics import jerk
+    from stickgen.postprocess import smooth_over_time
+
+    t = np.arange(40)[:, None, None]
+    steady = np.broadcast_to(np.array([0.3, 1.0]), (40, 16, 2)) + 0.0 * t
+    steady = steady + np.concatenate([0.04 * t, 0.0 * t], axis=-1)  # 1 m/s along x
+    smoothed = smooth_over_time(steady)
+    np.testing.assert_allclose(smoothed[4:-4], steady[4:-4], atol=1e-12)  # a straight path is kept inside
+    np.testing.assert_array_equal(smooth_over_time(steady, 0.0), steady)
+    tokens = np.random.default_rng(0).normal(0, 0.01, (10, 16, 2))
+    steps = steady + np.repeat(tokens, 4, axis=0)  # errors constant over tokens of 4 frames
+    assert jerk(smooth_over_time(steps), 25.0) < 0.3 * jerk(steps, 25.0)
