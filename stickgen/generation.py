@@ -175,11 +175,13 @@ MIN_SECONDS, MAX_SECONDS = 0.5, 20.0
 _PLACE_WORDS = (
     (
         "zero_g",
-        ("zero gravity", "zero-g", "zero g", "weightless", "in space", "outer space", "space station"),
+        ("zero gravity", "zero-g", "zero g", "weightless", "in space", "outer space", "space station",
+         "without gravity", "no gravity"),  # fmt: skip
     ),
     ("moon", ("moon", "lunar")),
     ("mars", ("mars", "martian", "red planet")),
-    ("underwater", ("underwater", "under water", "in the water", "under the sea", "in a pool", "in the sea")),
+    ("underwater", ("underwater", "under water", "in the water", "under the sea", "in a pool", "in the sea",
+                    "of a pool", "of the pool")),  # fmt: skip
     ("ice", ("ice", "icy", "frozen", "slippery")),
     ("snow", ("snow",)),
     ("wind", ("wind", "gale", "storm")),
@@ -199,10 +201,13 @@ def default_checkpoint() -> Path:
 
 
 def environment_from_text(prompt: str) -> str:
-    """The environment a prompt names ("on the moon" → moon); earth when it names none."""
-    text = f" {prompt.lower()} "
+    """The environment a prompt names ("on the moon" → moon); earth when it names none.
+
+    A place word counts at the start of a word ("snowy", not "nice" for ice or "honeymoon" for moon).
+    """
+    text = prompt.lower()
     for name, words in _PLACE_WORDS:
-        if any(word in text for word in words):
+        if any(re.search(r"\b" + re.escape(word), text) for word in words):
             return name
     return "earth"
 

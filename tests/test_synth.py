@@ -104,7 +104,13 @@ def test_descriptions_name_the_place_and_the_parameters():
     assert "moon" in joined
     assert re.search(r"\b(left|right) (leg|foot)\b", joined)
     assert re.search(r"\b(twice|three times|four times|five times|six times|\d times|thrice)\b", joined)
-    assert any(len(t.split()) <= 4 for t in texts)  # short plain prompts such as "a person hops"
+    # short plain prompts such as "a person hops on the moon"; away from earth every text names the place
+    assert any(len(t.split()) <= 8 and not re.search(r"\b(twice|times|left|right)\b", t) for t in texts)
+    from stickgen.generation import environment_from_text
+
+    assert all(environment_from_text(t) == "moon" for t in texts)
+    earth = [t for seed in range(12) for t in synthesize(_plan("hop", "earth", seed)).texts]
+    assert any(len(t.split()) <= 4 for t in earth)  # "a person hops": earth, the default, goes unnamed
 
 
 def test_conjugation():

@@ -7,7 +7,8 @@ the clauses outside the plain prompt, from its `descriptions` (third-person sent
 body does without naming the action; never in an -ing form), both in `stickgen.vocabulary`; adverbs
 from the sampled parameters (`ActionOutput.params`: speed, repetitions, side, direction, height,
 seat, manner) and the style, places from the environment. One of the descriptions is always a short
-plain prompt such as "a person jumps", the way people type them.
+plain prompt such as "a person jumps", the way people type them. Every description of a clip away
+from earth names its place; only earth, the default, may go unnamed.
 """
 
 from __future__ import annotations
@@ -144,7 +145,10 @@ def describe(
             phrase = _personal(phrase, possessive, reflexive)
             adverbs = [] if plain else _adverbs(rng, s, phrase, possessive, style if s is said[0] else ())
             clauses.append((phrase, " ".join(adverbs), described))
-        place = "" if plain and rng.random() < 0.6 else _pick(rng, PLACES[environment])
+        # Earth is the default when a text names no place (DESIGN), so only an earth clip may leave it
+        # out: "a stickman runs" under a description of a zero-g clip taught running in place.
+        unnamed = plain and environment == "earth" and rng.random() < 0.6
+        place = "" if unnamed else _pick(rng, PLACES[environment])
         text = _sentence(rng, subject, clauses, place)
         if rng.random() < 0.3:
             text = text[0].upper() + text[1:] + "."
