@@ -3,7 +3,8 @@
 - `generate(text, seed=...)`: the user-facing call, with the bundled model by default; returns a
   `Motion`. `generate_batch` gives several samples of one prompt.
 - `generate_motions(model, prompts, ...)`: the core, used by the above, by training (sample GIFs) and
-  by evaluation; it takes a model and its normalisation statistics.
+  by evaluation; it takes a model and its normalisation statistics. `generate_requests` samples
+  several such calls in one batch, each as it would come alone (the web studio's batching).
 
 Decisions where DESIGN is silent:
 - the duration defaults to 3 s, 5 s when the prompt names a travelling action or a change of posture
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -46,6 +48,15 @@ from stickgen.sampling import Solver, plan_actions, sample
 
 FPS = 25.0
 BUNDLED_MODEL = "stickgen-default"
+
+
+@dataclass(frozen=True)
+class Request:
+    """The prompts of one `generate_motions` call, with its noise seed and optional action timeline."""
+
+    prompts: tuple[str, ...]
+    seed: int = 0
+    actions: np.ndarray | None = None  # (T,) or (B, T) action ids, −1 = unknown; sets the frames
 
 
 def generate_motions(
@@ -72,44 +83,84 @@ def generate_motions(
     a timeline (see `PLANS`). The environment of each Motion is the one its prompt names (earth when
     it names none).
     """
+    return generate_requests(
+        model, [Request(tuple(prompts), seed, actions)], encoder=encoder, mean=mean, std=std,
+        seconds=seconds, plan=plan, steps=steps, guidance=guidance, solver=solver,
+    )[0]  # fmt: skip
+
+
+def generate_requests(
+    model: torch.nn.Module,
+    requests: Sequence[Request],
+    *,
+    encoder: str,
+    mean: np.ndarray,
+    std: np.ndarray,
+    seconds: float = 4.0,
+    plan: str = "none",
+    steps: int = 20,
+    guidance: float = 2.5,
+    solver: Solver = "euler",
+) -> list[list[Motion]]:
+    """The motions of several `generate_motions` calls (same length and settings), sampled in one batch.
+
+    Each request's noise is drawn from its own seed, in the order its own call would draw it (the
+    plan's, then the sampler's), so each gets the motions it would get alone, up to float rounding:
+    the web studio batches the requests that queue up while one runs.
+    """
     from stickgen.text import TextEncoder
 
     if plan not in PLANS:
         raise StickgenError(f"Unknown plan {plan!r}; use one of {', '.join(PLANS)}.")
-    frames = max(1, int(round(seconds * FPS)))
+    lengths = {r.actions.shape[-1] if r.actions is not None else max(1, int(round(seconds * FPS)))
+               for r in requests}  # fmt: skip
+    if len(lengths) != 1:
+        raise StickgenError("Requests sampled together need the same number of frames.")
+    frames = lengths.pop()
     device = next(model.parameters()).device
-    text = torch.from_numpy(TextEncoder(encoder).encode(list(prompts))).to(device)
-    generator = torch.Generator().manual_seed(seed)
-    if actions is not None:
-        actions = np.asarray(actions, dtype=np.int64)
-        timelines = np.broadcast_to(actions, (len(prompts), actions.shape[-1]))
-        frames = timelines.shape[1]
-    else:
-        timelines = plan_timelines(model, prompts, text, frames, plan, guidance=guidance, generator=generator)
-    action_tensor = None if timelines is None else torch.as_tensor(np.array(timelines), device=device)
+    prompts = [prompt for r in requests for prompt in r.prompts]
+    text = torch.from_numpy(TextEncoder(encoder).encode(prompts)).to(device)
+    timelines, noises, first = [], [], 0
+    for r in requests:
+        generator = torch.Generator().manual_seed(r.seed)
+        rows = slice(first, first + len(r.prompts))
+        first = rows.stop
+        if r.actions is not None:
+            own = np.broadcast_to(np.asarray(r.actions, dtype=np.int64), (len(r.prompts), frames))
+        else:
+            own = plan_timelines(model, r.prompts, text[rows], frames, plan, guidance=guidance,
+                                 generator=generator)  # fmt: skip
+        timelines.append(np.full((len(r.prompts), frames), -1, np.int64) if own is None else np.array(own))
+        noises.append(torch.randn((len(r.prompts), frames, fg.FEATURE_DIM), generator=generator))
+    all_timelines = np.concatenate(timelines)
+    action_tensor = None if (all_timelines < 0).all() else torch.as_tensor(all_timelines, device=device)
     out = sample(
         model, frames=frames, batch=len(prompts), text=text, actions=action_tensor, steps=steps,
-        guidance=guidance, solver=solver, generator=generator,
+        guidance=guidance, solver=solver, noise=torch.cat(noises),
     )  # fmt: skip
     x = torch.cat([out.pose, out.position, out.velocity], dim=-1).float().cpu().numpy()
     feats = horizontal_from_velocity(x * std + mean)  # (B, T, 52)
     contacts = torch.sigmoid(out.physics[..., 4:]).float().cpu().numpy() > 0.5  # (B, T, 2)
     action_ids = out.action_logits.argmax(dim=-1).cpu().numpy()  # (B, T)
-    motions = []
-    for b, prompt in enumerate(prompts):
-        joints = clean_up(fg.features_to_joints(feats[b]), contacts[b])
-        joints[:, :, 0] -= joints[0, fg.J["pelvis"], 0]
-        motions.append(
-            Motion(
-                joints,
-                fps=FPS,
-                texts=[prompt],
-                actions=action_ids[b] if timelines is None else np.array(timelines[b]),
-                environment=environment_vector(environment_from_text(prompt)),
-                source={"generator": "stickgen", "seed": seed, "steps": steps, "guidance": guidance},
-            )  # fmt: skip
-        )
-    return motions
+    results, b = [], 0
+    for r, timeline in zip(requests, timelines, strict=True):
+        motions = []
+        for k, prompt in enumerate(r.prompts):
+            joints = clean_up(fg.features_to_joints(feats[b]), contacts[b])
+            joints[:, :, 0] -= joints[0, fg.J["pelvis"], 0]
+            motions.append(
+                Motion(
+                    joints,
+                    fps=FPS,
+                    texts=[prompt],
+                    actions=action_ids[b] if (timeline < 0).all() else timeline[k].copy(),
+                    environment=environment_vector(environment_from_text(prompt)),
+                    source={"generator": "stickgen", "seed": r.seed, "steps": steps, "guidance": guidance},
+                )  # fmt: skip
+            )
+            b += 1
+        results.append(motions)
+    return results
 
 
 # How a prompt without an explicit action timeline gets one:

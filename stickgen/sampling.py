@@ -49,12 +49,14 @@ def sample(
     generator: torch.Generator | None = None,
     known: torch.Tensor | None = None,
     known_mask: torch.Tensor | None = None,
+    noise: torch.Tensor | None = None,
 ) -> ModelOutput:
     """Draw `batch` clips of `frames` frames; returns the model's heads for the clean result.
 
     text: (B, text_dim) or None; actions: (B, T) long, −1 = unknown; camera: (B, T, 3) model input.
     The returned `pose`, `position` and `velocity` are the sampled clean features (normalised).
-    The noise is drawn on the CPU from `generator`, so a seed gives the same motion on any device.
+    The noise is drawn on the CPU from `generator`, so a seed gives the same motion on any device;
+    `noise` (batch, frames, 52) gives it instead.
 
     Inpainting: known (B, T, 52) normalised features and known_mask (B, T, 52) (or anything that
     broadcasts to it, e.g. (T, 52)), bool or weights in [0, 1], fix part of the motion. At every step
@@ -64,7 +66,10 @@ def sample(
     (a soft constraint). editing.py uses both (docs/editing.md).
     """
     device = next(model.parameters()).device
-    noise = torch.randn((batch, frames, FEATURE_DIM), generator=generator)
+    if noise is None:
+        noise = torch.randn((batch, frames, FEATURE_DIM), generator=generator)
+    elif noise.shape != (batch, frames, FEATURE_DIM):
+        raise ValueError(f"noise has shape {tuple(noise.shape)}, not {(batch, frames, FEATURE_DIM)}")
     x = noise.to(device)
     conditions = {"text": text, "actions": actions, "camera": camera}
     guided = guidance != 1.0 and any(v is not None for v in conditions.values())

@@ -251,3 +251,30 @@ def test_the_commands_default_plans_are_the_libraries():
     assert inspect.signature(generate_batch).parameters["plan"].default == DEFAULT_PLAN
     # The evaluation's main row is the text alone; its second row is what `generate` does.
     assert inspect.signature(cli.eval_run).parameters["plan"].default == EvalOptions().plan == "none"
+
+
+def test_requests_sampled_together_equal_each_sampled_alone():
+    from stickgen.errors import StickgenError
+    from stickgen.generation import Request, generate_motions, generate_requests, load_generator_checkpoint
+
+    ckpt = load_generator_checkpoint(default_checkpoint(), "cpu")
+    model, encoder = ckpt.model, ckpt.encoder["name"]
+    mean, std = ckpt.norm_mean.numpy(), ckpt.norm_std.numpy()
+    settings = dict(encoder=encoder, mean=mean, std=std, seconds=1.2, plan="auto", steps=3)
+    requests = [
+        Request(("a person jumps",), seed=3),
+        Request(("a person waves", "someone sits down"), seed=11),
+        Request(("a person walks",), seed=3, actions=np.full(30, 2)),
+    ]
+    together = generate_requests(model, requests, **settings)
+    for request, motions in zip(requests, together, strict=True):
+        alone = generate_motions(
+            model, request.prompts, seed=request.seed, actions=request.actions, **settings
+        )
+        assert len(motions) == len(alone) == len(request.prompts)
+        for a, b in zip(motions, alone, strict=True):
+            np.testing.assert_allclose(a.joints, b.joints, atol=1e-4)
+            np.testing.assert_array_equal(a.actions, b.actions)
+            assert a.source["seed"] == request.seed
+    with pytest.raises(StickgenError, match="same number of frames"):
+        generate_requests(model, [Request(("a",)), Request(("b",), actions=np.zeros(7, int))], **settings)

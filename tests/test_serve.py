@@ -449,3 +449,36 @@ def _ctrl_c_as_in_a_terminal() -> None:
     """In the child: Ctrl-C does what it does in a terminal, even when these tests were started in the
     background by a shell, which makes its children ignore SIGINT (and Python then installs no handler)."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def test_requests_that_wait_together_are_sampled_in_one_batch_each_as_it_would_be_alone(studio, monkeypatch):
+    from stickgen import generation
+    from stickgen.serve.studio import check_request
+
+    batches = []
+    real = generation.generate_requests
+
+    def counted(model, requests, **settings):
+        batches.append(len(requests))
+        return real(model, requests, **settings)
+
+    monkeypatch.setattr(generation, "generate_requests", counted)
+    monkeypatch.setattr(studio, "queue", 3)
+    release = threading.Event()
+    blocker = studio.submit(release.wait, 30)
+    try:
+        jobs = [check_request(text, seed=seed, seconds=1.0, **QUICK)
+                for text, seed in (("a person jumps", 1), ("a person waves", 2))]  # fmt: skip
+        other = check_request("a person jumps", seed=1, seconds=2.0, **QUICK)  # another length: its own batch
+        futures = [studio.submit_generate(job) for job in (*jobs, other)]
+    finally:
+        release.set()
+    blocker.result(timeout=30)
+    results = [future.result(timeout=60) for future in futures]
+    assert batches == [2, 1]
+    for job, result in zip((*jobs, other), results, strict=True):
+        alone = studio.submit(studio.generate, job).result(timeout=60)
+        joints = [load_motion(r.folder / r.info["samples"][0]["npz"]).joints for r in (result, alone)]
+        np.testing.assert_allclose(joints[0], joints[1], atol=1e-4)
+    assert batches == [2, 1, 1, 1, 1]
+    assert studio.status() == {"running": 0, "waiting": 0, "capacity": studio.queue}

@@ -23,6 +23,7 @@ import asyncio
 import json
 import os
 from collections.abc import Iterator, Sequence
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -210,7 +211,7 @@ def create_app(
     )  # fmt: skip
     async def generate(body: GenerateRequest, request: Request) -> Any:
         job = check_request(**body.model_dump())
-        result = await _run(studio, request, studio.generate, job)
+        result = await _wait(request, studio.submit_generate(job))
         if result is None:
             return Response(status_code=499)  # the client has gone; nobody reads this
         return _answer(result)
@@ -224,7 +225,7 @@ def create_app(
         if result is None or name not in result.names:
             raise HTTPException(404, GONE)
         if name not in result.written:
-            made = await _run(studio, request, studio.make_file, result, name)
+            made = await _wait(request, studio.submit(studio.make_file, result, name))
             if made is None:
                 return Response(status_code=499)
             if not made:
@@ -234,10 +235,9 @@ def create_app(
     return app
 
 
-async def _run(studio: Studio, request: Request, fn: Any, *args: Any) -> Any:
-    """`fn(*args)` on the generation thread; None if the client left first (a job not yet started is
-    then dropped, a running one finishes and its result is kept)."""
-    future = studio.submit(fn, *args)
+async def _wait(request: Request, future: Future) -> Any:
+    """The result of a job submitted to the studio; None if the client left first (a job not yet
+    started is then dropped, a running one finishes and its result is kept)."""
     waiting = asyncio.wrap_future(future)
     while True:
         done, _ = await asyncio.wait({waiting}, timeout=DISCONNECT_POLL_S)

@@ -5,7 +5,10 @@
   the cleaned prompt, the duration and the action timeline. So the API refuses what the CLI refuses,
   with the same sentence, before any work.
 - `Studio`: the checkpoint and the text encoder, loaded once; one generation thread behind a bounded
-  queue (`submit` raises `Busy` when it is full); `generate(job)` samples and writes a `Result`.
+  queue (`submit` and `submit_generate` raise `Busy` when it is full); `generate(job)` samples and
+  writes a `Result`. Requests that queue up while one generates are sampled together, in one batch of
+  the sampler (`generation.generate_requests`: each gets the motion it would get alone), as long as
+  they share the clip length, steps, guidance and plan; a batch holds at most `MAX_BATCH` samples.
 
 The text encoder is held for the life of the server and embeds each prompt into the persistent
 embedding cache, where `generation.generate_motions` (which opens the encoder by name) then finds it:
@@ -50,6 +53,7 @@ DEFAULT_STEPS = 20
 MAX_SAMPLES = 64  # generate_batch's range of -n
 RANDOM_SEEDS = 2**31
 DEFAULT_QUEUE = 8  # requests that may wait while one generates
+MAX_BATCH = 8  # samples drawn together from requests that waited
 DATA_FORMATS = ("json", "npz", "bvh")
 WARM_UP_PROMPT = "a person jumps"
 
@@ -136,6 +140,7 @@ class Studio:
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="stickgen-generate")
         self._lock = threading.Lock()
         self._pending = 0  # submitted and not finished: the running job and those waiting
+        self._waiting: list[tuple[Job, Future]] = []  # generate jobs not yet taken into a batch
         self._job_seconds = 1.0  # a running mean of job durations, for Retry-After
 
     @classmethod
@@ -162,17 +167,29 @@ class Studio:
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> Future:
         """Run `fn(*args)` on the generation thread after the jobs before it; `Busy` if the queue is full."""
-        with self._lock:
-            if self._pending > self.queue:
-                raise Busy(max(1, math.ceil(self._pending * self._job_seconds)))
-            self._pending += 1
+        self._take_place()
         try:
             future = self._executor.submit(self._timed, fn, *args)
         except RuntimeError:  # shutting down
-            with self._lock:
-                self._pending -= 1
+            self._finished(None)
             raise Busy(1) from None
         future.add_done_callback(self._finished)
+        return future
+
+    def submit_generate(self, job: Job) -> Future:
+        """`generate(job)` on the generation thread, batched with the generate jobs waiting beside it;
+        a Future of its `Result`. `Busy` if the queue is full; cancelling the Future before it runs
+        drops the job."""
+        self._take_place()
+        future: Future = Future()
+        future.add_done_callback(self._finished)
+        with self._lock:
+            self._waiting.append((job, future))
+        try:
+            self._executor.submit(self._run_batch)
+        except RuntimeError:  # shutting down
+            future.cancel()
+            raise Busy(1) from None
         return future
 
     def status(self) -> dict[str, int]:
@@ -183,9 +200,49 @@ class Studio:
 
     def generate(self, job: Job) -> Result:
         """Sample `job`, write its files into a new result, and register it (generation thread only)."""
+        return self._store_result(job, self._sample_many([job])[0])
+
+    def _run_batch(self) -> None:
+        """Take the first waiting generate job and those that can share its batch; sample them together
+        and answer each Future as soon as its files are written (generation thread)."""
+        with self._lock:
+            if not self._waiting:
+                return  # taken by an earlier batch
+            key = _batch_key(self._waiting[0][0])
+            batch: list[tuple[Job, Future]] = []
+            rest: list[tuple[Job, Future]] = []
+            samples = 0
+            for job, future in self._waiting:
+                if _batch_key(job) == key and samples + job.n <= max(MAX_BATCH, self._waiting[0][0].n):
+                    batch.append((job, future))
+                    samples += job.n
+                else:
+                    rest.append((job, future))
+            self._waiting = rest
+        live = [(job, future) for job, future in batch if future.set_running_or_notify_cancel()]
+        if not live:
+            return
+        start = time.perf_counter()
+        try:
+            sampled = self._sample_many([job for job, _ in live])
+        except BaseException as exc:
+            if len(live) == 1:
+                live[0][1].set_exception(exc)
+                return
+            sampled = None  # one of them failed: run each alone, so only its own request sees it
+        for k, (job, future) in enumerate(live):
+            try:
+                motions = sampled[k] if sampled is not None else self._sample_many([job])[0]
+                future.set_result(self._store_result(job, motions))
+            except BaseException as exc:
+                future.set_exception(exc)
+        seconds = (time.perf_counter() - start) / len(live)
+        self._job_seconds = 0.8 * self._job_seconds + 0.2 * seconds
+
+    def _store_result(self, job: Job, motions: list[Motion]) -> Result:
+        """Write the files of `job`'s sampled motions into a new result and register it."""
         from stickgen.labels import environment_name
 
-        motions = self._sample(job)
         result_id, folder = self.store.new_folder()
         try:
             files, samples = self._write(motions, folder, job)
@@ -253,19 +310,24 @@ class Studio:
             files["mp4"] = f"{stem}.mp4"
         return files, samples
 
-    def _sample(self, job: Job) -> list[Motion]:
-        from stickgen.generation import generate_motions
+    def _sample_many(self, jobs: list[Job]) -> list[list[Motion]]:
+        """The motions of jobs that share a `_batch_key`, sampled in one batch."""
+        from stickgen.generation import Request, generate_requests
         from stickgen.synth.camera import camera_track
 
-        self.encoder.encode([job.prompt])  # into the persistent cache, where generate_motions finds it
-        motions = generate_motions(
-            self.checkpoint.model, [job.prompt] * job.n, encoder=self.checkpoint.encoder["name"],
-            mean=self._mean, std=self._std, seed=job.seed, seconds=job.seconds, actions=job.timeline,
-            plan=job.plan, steps=job.steps, guidance=job.guidance,
+        # into the persistent cache, where generate_requests finds them
+        self.encoder.encode(list(dict.fromkeys(job.prompt for job in jobs)))
+        first = jobs[0]
+        sampled = generate_requests(
+            self.checkpoint.model, [Request((job.prompt,) * job.n, job.seed, job.timeline) for job in jobs],
+            encoder=self.checkpoint.encoder["name"], mean=self._mean, std=self._std, seconds=first.seconds,
+            plan=first.plan, steps=first.steps, guidance=first.guidance,
         )  # fmt: skip
-        if job.camera is not None:
-            motions = [m.replace(camera=camera_track(m.joints, job.camera, m.fps)[0]) for m in motions]
-        return motions
+        for k, job in enumerate(jobs):
+            if job.camera is not None:
+                tracks = [camera_track(m.joints, job.camera, m.fps)[0] for m in sampled[k]]
+                sampled[k] = [m.replace(camera=track) for m, track in zip(sampled[k], tracks, strict=True)]
+        return sampled
 
     def _warm_up(self) -> None:
         from stickgen.embed_cache import EmbeddingCache
@@ -278,7 +340,7 @@ class Studio:
         self.encoder.cache.close()
         self.encoder.cache = persistent
         shutil.rmtree(scratch, ignore_errors=True)
-        self._sample(check_request(WARM_UP_PROMPT, seconds=1.0, steps=2))
+        self._sample_many([check_request(WARM_UP_PROMPT, seconds=1.0, steps=2)])
         if persistent.get_many(self.encoder.identity.id, [WARM_UP_PROMPT])[0] is None:
             self.warnings.append(
                 f"the embedding cache in {persistent.directory} cannot be written, so every request "
@@ -292,9 +354,24 @@ class Studio:
         finally:
             self._job_seconds = 0.8 * self._job_seconds + 0.2 * (time.perf_counter() - start)
 
-    def _finished(self, _: Future) -> None:
+    def _take_place(self) -> None:
+        """Count one more pending job, or raise `Busy` when the queue is full."""
+        with self._lock:
+            if self._pending > self.queue:
+                raise Busy(max(1, math.ceil(self._pending * self._job_seconds)))
+            self._pending += 1
+
+    def _finished(self, _: Future | None) -> None:
         with self._lock:
             self._pending -= 1
+
+
+def _batch_key(job: Job) -> tuple[Any, ...]:
+    """Jobs with equal keys can be sampled in one batch: same frames, steps, guidance and plan."""
+    from stickgen.generation import FPS
+
+    frames = len(job.timeline) if job.timeline is not None else max(1, int(round(job.seconds * FPS)))
+    return frames, job.steps, job.guidance, job.plan
 
 
 def slug(text: str) -> str:
