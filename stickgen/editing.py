@@ -182,24 +182,27 @@ def _fade(frames: int, length: int = 0, reverse: bool = False) -> np.ndarray:
 class _Engine:
     """The bundled (or given) model with its statistics, text embeddings and one noise generator."""
 
-    def __init__(self, *, checkpoint, device, seed, steps, guidance, plan) -> None:
+    def __init__(self, *, checkpoint, device, seed, steps, guidance, plan, text_encoder=None) -> None:
         check_seed("--seed", seed)
         check_sampling(steps, guidance)
         if plan not in PLANS:
             raise StickgenError(f"Unknown plan {plan!r}; use one of {', '.join(PLANS)}.")
-        ckpt = load_generator_checkpoint(checkpoint, device)
+        # a checkpoint folder (None: the bundled model), or one already loaded (the web studio's)
+        ckpt = checkpoint if hasattr(checkpoint, "model") else load_generator_checkpoint(checkpoint, device)
         self.model, self.encoder = ckpt.model, ckpt.encoder["name"]
         self.mean, self.std = ckpt.norm_mean.cpu().numpy(), ckpt.norm_std.cpu().numpy()
         self.device = next(self.model.parameters()).device
         self.steps, self.guidance, self.plan, self.seed = steps, guidance, plan, seed
         self.generator = torch.Generator().manual_seed(seed)
         self._texts: dict[str, torch.Tensor] = {}
+        self._text_encoder = text_encoder  # an open TextEncoder (the web studio's), or None: by name
 
     def embed(self, prompt: str) -> torch.Tensor:
         if prompt not in self._texts:
             from stickgen.text import TextEncoder
 
-            self._texts[prompt] = torch.from_numpy(TextEncoder(self.encoder).encode([prompt])).to(self.device)
+            encoder = self._text_encoder or TextEncoder(self.encoder)
+            self._texts[prompt] = torch.from_numpy(encoder.encode([prompt])).to(self.device)
         return self._texts[prompt]
 
     def timeline(self, prompt: str, frames: int) -> np.ndarray:
@@ -230,7 +233,7 @@ class _Engine:
 
 
 def _engine(options: dict) -> _Engine:
-    unknown = set(options) - {"checkpoint", "device", "seed", "steps", "guidance", "plan"}
+    unknown = set(options) - {"checkpoint", "device", "seed", "steps", "guidance", "plan", "text_encoder"}
     if unknown:
         raise TypeError(f"unexpected option {sorted(unknown)[0]!r}")
     defaults = {"checkpoint": None, "device": "auto", "seed": 0, "steps": 20, "guidance": 2.5,

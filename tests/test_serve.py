@@ -482,3 +482,92 @@ def test_requests_that_wait_together_are_sampled_in_one_batch_each_as_it_would_b
         np.testing.assert_allclose(joints[0], joints[1], atol=1e-4)
     assert batches == [2, 1, 1, 1, 1]
     assert studio.status() == {"running": 0, "waiting": 0, "capacity": studio.queue}
+
+
+# --- continue, edit a part, tell a story (issue 16 in the studio) -----------------------------------
+
+
+@pytest.fixture(scope="module")
+def walk(client):
+    answer = client.post("/api/generate", json={"text": "a person walks forward", "seconds": 2.0, **QUICK})
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+def result_motion(client, answer, sample: int = 0):
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "m.npz"
+        path.write_bytes(client.get(answer["samples"][sample]["npz"]).content)
+        return load_motion(path)
+
+
+def test_a_result_continues_from_where_it_ends(client, walk):
+    answer = client.post(
+        "/api/continue", json={"id": walk["id"], "text": "a person jumps", "seconds": 1.5, **QUICK}
+    )
+    assert answer.status_code == 200, answer.text
+    before, after = result_motion(client, walk), result_motion(client, answer.json())
+    assert after.num_frames == before.num_frames + round(1.5 * 25)
+    np.testing.assert_allclose(
+        after.joints[: before.num_frames], before.joints, atol=1e-3
+    )  # kept within 1 mm
+    assert answer.json()["text"].endswith("then a person jumps")
+    assert gif_frames(client.get(answer.json()["files"]["gif"]).content)
+
+
+def test_a_part_of_a_result_is_redone_and_the_rest_kept(client, walk):
+    from stickgen.editing import part_joints
+
+    body = {"id": walk["id"], "text": "a person waves", "part": "arms", "from": 0.5, "to": 1.5, **QUICK}
+    answer = client.post("/api/edit", json=body)
+    assert answer.status_code == 200, answer.text
+    before, after = result_motion(client, walk), result_motion(client, answer.json())
+    assert after.num_frames == before.num_frames
+    kept = [j for j in range(16) if j not in part_joints("arms")]
+    np.testing.assert_allclose(after.joints[:, kept], before.joints[:, kept], atol=1e-3)
+    np.testing.assert_allclose(after.joints[:10], before.joints[:10], atol=1e-3)  # before "from": untouched
+
+
+def test_a_story_is_one_clip_of_its_segments(client):
+    answer = client.post(
+        "/api/story", json={"story": "# two parts\n1.5 a person walks\n1 a person jumps\n", **QUICK}
+    )
+    assert answer.status_code == 200, answer.text
+    motion = result_motion(client, answer.json())
+    assert abs(motion.duration - 2.5) < 0.1
+    assert answer.json()["text"] == "a person walks, then a person jumps"
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "says"),
+    [
+        ("/api/continue", {"id": "nope", "text": "a person jumps"}, "no such result"),
+        ("/api/edit", {"id": "nope", "text": "a person waves", "part": "arms"}, "no such result"),
+        ("/api/edit", {"id": "WALK", "text": "a person waves", "part": "tail"}, "Unknown part"),
+        ("/api/edit", {"id": "WALK", "text": "a person waves", "part": "arms", "from": 1.5, "to": 9}, "clip"),
+        (
+            "/api/edit",
+            {"id": "WALK", "text": "a person waves", "part": "arms", "sample": 3},
+            "sample must be",
+        ),
+        ("/api/continue", {"id": "WALK", "text": ""}, "prompt"),
+        ("/api/continue", {"id": "WALK", "text": "a person jumps", "seconds": 600}, "seconds"),
+        ("/api/story", {"story": ""}, "story"),
+        ("/api/story", {"story": "3\n"}, "text"),
+        ("/api/story", {"story": "50 a person walks\n50 a person runs"}, "at most 60 s"),
+        ("/api/story", {"story": "a person walks", "seed": -1}, "seed"),
+        (
+            "/api/edit",
+            {"id": "WALK", "text": "a person waves", "part": "arms", "fro": 1},
+            "the fields are: seed",
+        ),
+        ("/api/story", {"text": "a person walks"}, "the field 'story' is required"),
+    ],
+)
+def test_bad_changes_are_one_sentence(client, walk, path, body, says):
+    body = {k: (walk["id"] if v == "WALK" else v) for k, v in body.items()}
+    response = client.post(path, json=body)
+    detail = assert_one_sentence(response, (404, 422))
+    assert says.lower() in detail.lower(), detail

@@ -110,3 +110,51 @@ def test_type_generate_watch_download(page, tmp_path):
         image.convert("RGB").quantize(colors=96).save(shot, optimize=True)
     if os.environ.get(SCREENSHOT_ENV):
         shutil.copyfile(shot, Path(os.environ[SCREENSHOT_ENV]))
+
+
+def test_continue_edit_and_tell_a_story_on_the_page(page):
+    def gif_frames_of_current() -> int:
+        page.wait_for_function("() => { const img = document.getElementById('animation'); "
+                               "return img.complete && img.naturalWidth > 0; }")  # fmt: skip
+        data = page.evaluate(
+            "async () => { const r = await fetch(document.getElementById('animation').src);"
+            " return Array.from(new Uint8Array(await r.arrayBuffer())); }"
+        )
+        with Image.open(io.BytesIO(bytes(data))) as gif:
+            return gif.n_frames
+
+    def wait_for_result(count: int) -> None:
+        page.wait_for_function(f"() => document.querySelectorAll('#history li').length >= {count}")
+        page.wait_for_function("() => !document.getElementById('tell').disabled")
+        assert page.is_hidden("#error"), page.inner_text("#error")
+
+    page.wait_for_selector("#examples button")
+    page.click("#options summary")
+    page.fill("#seconds", "2")
+    page.fill("#steps", "4")
+    page.fill("#prompt", "a person walks forward")
+    page.click("#generate")
+    page.wait_for_selector("#result:not([hidden])")
+    page.wait_for_function("() => !document.getElementById('generate').disabled")
+    first = gif_frames_of_current()
+    page.click("#change summary")
+    page.fill("#change-text", "a person jumps")
+    page.fill("#change-seconds", "1")
+    page.click("#continue")
+    wait_for_result(2)
+    assert gif_frames_of_current() == first + 25  # the clip and then 1 s more
+    assert page.inner_text("#caption").startswith("“a person walks forward, then a person jumps”")
+    page.fill("#change-text", "a person waves")
+    page.select_option("#part", "arms")
+    page.click("#edit-part")
+    wait_for_result(3)
+    assert gif_frames_of_current() == first + 25  # an edit keeps the length
+    page.fill("#from", "9")
+    page.click("#edit-part")
+    page.wait_for_selector("#error:not([hidden])")
+    assert "not inside" in page.inner_text("#error")
+    page.click("#story-box summary")
+    page.fill("#story", "1 a person walks\n1 a person jumps")
+    page.click("#tell")
+    wait_for_result(4)
+    assert gif_frames_of_current() == 50

@@ -35,11 +35,21 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException
 
 from stickgen import __version__
+from stickgen.editing import PARTS
 from stickgen.errors import StickgenError
 from stickgen.generation import CAMERA_CHOICES, DEFAULT_PLAN, MAX_SECONDS, MIN_SECONDS, PLANS
 from stickgen.ranges import MAX_GUIDANCE, MAX_SEED, MAX_STEPS
 from stickgen.serve.results import Result
-from stickgen.serve.studio import DEFAULT_GUIDANCE, DEFAULT_STEPS, MAX_SAMPLES, Busy, Studio, check_request
+from stickgen.serve.studio import (
+    DEFAULT_GUIDANCE,
+    DEFAULT_STEPS,
+    MAX_SAMPLES,
+    STORY_SECONDS,
+    Busy,
+    Studio,
+    check_edit,
+    check_request,
+)
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 64 * 1024  # bytes of a request body
@@ -89,6 +99,60 @@ class GenerateRequest(BaseModel):
     environment: str | None = Field(None, description="A place added to a prompt that names none.")
     camera: str | None = Field(None, description=f"{', '.join(CAMERA_CHOICES)}; null: automatic.")
     theme: str = Field("light", description="light, dark, paper or blueprint.")
+
+
+class _ChangeFields(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    seed: int | None = Field(0, description="Noise seed, 0 to 2**63 − 1; null draws one (returned).")
+    guidance: float = Field(DEFAULT_GUIDANCE, description="Classifier-free guidance scale, 0–20.")
+    steps: int = Field(DEFAULT_STEPS, description="ODE steps, 1–200.")
+    theme: str = Field("light", description="light, dark, paper or blueprint.")
+
+
+class ContinueRequest(_ChangeFields):
+    """An earlier result's sample followed by new motion that starts where it ends."""
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"id": "RESULT_ID", "text": "a person sits down"}]}
+    )
+
+    id: str = Field(description="The result to continue.")
+    sample: int = Field(1, description="Which of its samples, from 1.")
+    text: str = Field(description="What the figure does next.")
+    seconds: float | None = Field(
+        None, description=f"How long the new motion lasts, up to {STORY_SECONDS:g} s."
+    )
+
+
+class EditRequest(_ChangeFields):
+    """An earlier result's sample with the joints of one body part redone, everything else kept."""
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"id": "RESULT_ID", "text": "a person waves", "part": "upper"}]}
+    )
+
+    id: str = Field(description="The result to edit.")
+    sample: int = Field(1, description="Which of its samples, from 1.")
+    text: str = Field(description="What the part does.")
+    part: str = Field(description="upper, lower, arms, legs, left_arm or right_arm.")
+    start: float | None = Field(None, alias="from", description="Edit from this second (default: the start).")
+    stop: float | None = Field(None, alias="to", description="Edit up to this second (default: the end).")
+
+
+class StoryRequest(_ChangeFields):
+    """One continuous clip of several segments, one a line: `SECONDS TEXT` or just `TEXT`."""
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"story": "3 a person walks forward\n2 a person jumps"}]}
+    )
+
+    story: str = Field(description=f"The segments, one a line; at most {STORY_SECONDS:g} s in all.")
+
+
+BODIES: dict[str, type[BaseModel]] = {
+    "/api/continue": ContinueRequest, "/api/edit": EditRequest, "/api/story": StoryRequest,
+}  # fmt: skip
 
 
 class GenerateResponse(BaseModel):
@@ -156,8 +220,9 @@ def create_app(
     page = (STATIC / "index.html").read_text(encoding="utf-8")
 
     @app.exception_handler(RequestValidationError)
-    async def refused_fields(_: Request, exc: RequestValidationError) -> JSONResponse:
-        return _problem(422, validation_sentence(exc.errors()))
+    async def refused_fields(request: Request, exc: RequestValidationError) -> JSONResponse:
+        body = BODIES.get(request.url.path, GenerateRequest)
+        return _problem(422, validation_sentence(exc.errors(), body))
 
     @app.exception_handler(StickgenError)
     async def refused_value(_: Request, exc: StickgenError) -> JSONResponse:
@@ -197,7 +262,7 @@ def create_app(
         return {
             "examples": list(EXAMPLES), "environments": list(ENVIRONMENT_NAMES),
             "cameras": [c.replace("_", "-") for c in CAMERA_CHOICES], "themes": list(THEMES),
-            "plans": list(PLANS), "mp4": studio.mp4,
+            "plans": list(PLANS), "mp4": studio.mp4, "parts": list(PARTS),
             "limits": {
                 "n": [1, MAX_SAMPLES], "seconds": [MIN_SECONDS, MAX_SECONDS], "steps": [1, MAX_STEPS],
                 "guidance": [0, MAX_GUIDANCE], "seed": [0, MAX_SEED],
@@ -215,6 +280,44 @@ def create_app(
         if result is None:
             return Response(status_code=499)  # the client has gone; nobody reads this
         return _answer(result)
+
+    def source(result_id: str, sample: int) -> Path:
+        result = studio.store.get(result_id)
+        if result is None:
+            raise HTTPException(404, GONE)
+        samples = result.info["samples"]
+        if not 1 <= sample <= len(samples):
+            raise StickgenError(f"sample must be from 1 to {len(samples)}, not {sample}.")
+        return result.folder / samples[sample - 1]["npz"]
+
+    async def change(request: Request, job: Any) -> Any:
+        result = await _wait(request, studio.submit(studio.edit, job))
+        if result is None:
+            return Response(status_code=499)
+        return _answer(result)
+
+    @app.post(
+        "/api/continue", response_model=GenerateResponse, responses=ERRORS,
+        summary="Continue an earlier result: its motion, then new motion for the text",
+    )  # fmt: skip
+    async def continue_result(body: ContinueRequest, request: Request) -> Any:
+        fields = body.model_dump(exclude={"id", "sample"})
+        return await change(request, check_edit("continue", source=source(body.id, body.sample), **fields))
+
+    @app.post(
+        "/api/edit", response_model=GenerateResponse, responses=ERRORS,
+        summary="Redo one body part of an earlier result to follow the text; the rest is kept",
+    )  # fmt: skip
+    async def edit_result(body: EditRequest, request: Request) -> Any:
+        fields = body.model_dump(exclude={"id", "sample"})
+        return await change(request, check_edit("part", source=source(body.id, body.sample), **fields))
+
+    @app.post(
+        "/api/story", response_model=GenerateResponse, responses=ERRORS,
+        summary="Tell a story: one continuous clip, each line a segment",
+    )  # fmt: skip
+    async def story(body: StoryRequest, request: Request) -> Any:
+        return await change(request, check_edit("story", **body.model_dump()))
 
     @app.get(
         "/api/results/{result_id}/{name}", responses=ERRORS, response_class=Response,
@@ -301,15 +404,18 @@ _EXPECTED = {
 }
 
 
-def validation_sentence(errors: Sequence[Any]) -> str:
-    """One sentence for pydantic's errors about a request body (the first error is the one told)."""
+def validation_sentence(errors: Sequence[Any], body: type[BaseModel] | None = None) -> str:
+    """One sentence for pydantic's errors about a request body of model `body` (default: a generate
+    request); the first error is the one told."""
+    body = body or GenerateRequest
     error = errors[0]
     field = ".".join(str(part) for part in error.get("loc", ()) if part != "body")
     kind = error.get("type", "")
     if kind == "json_invalid":
         return "The request body is not valid JSON."
     if kind == "extra_forbidden":
-        return f"Unknown field {field!r}; the fields are: {', '.join(GenerateRequest.model_fields)}."
+        names = [info.alias or name for name, info in body.model_fields.items()]
+        return f"Unknown field {field!r}; the fields are: {', '.join(names)}."
     if kind == "missing" and field:
         return f"The field {field!r} is required."
     if not field or kind in ("missing", "model_attributes_type", "dict_type", "model_type"):

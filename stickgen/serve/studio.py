@@ -56,6 +56,7 @@ DEFAULT_QUEUE = 8  # requests that may wait while one generates
 MAX_BATCH = 8  # samples drawn together from requests that waited
 DATA_FORMATS = ("json", "npz", "bvh")
 WARM_UP_PROMPT = "a person jumps"
+GONE_SENTENCE = "That result is no longer kept; newer results have pushed it out."
 
 
 @dataclass(frozen=True)
@@ -107,6 +108,86 @@ def check_request(
         prompt=prompt, n=n, seed=seed, seconds=seconds, timeline=timeline, plan=plan, steps=steps,
         guidance=float(guidance), camera=None if camera is None else camera.replace("-", "_"), theme=theme,
         warning=language_warning(text),
+    )  # fmt: skip
+
+
+STORY_SECONDS = 60.0  # the studio's longest story or continuation; `stickgen story` makes longer ones
+
+
+@dataclass(frozen=True)
+class EditJob:
+    """A checked change of an earlier result's sample, or a story: what `Studio.edit` needs.
+
+    kind: "continue" (the clip, then `text` for `seconds`), "part" (the joints of `part` redone to
+    follow `text` between `start` and `stop` seconds) or "story" (`segments`, no clip).
+    """
+
+    kind: str
+    source: Path | None  # the sample's NPZ, for continue and part
+    text: str
+    seed: int
+    steps: int
+    guidance: float
+    theme: str
+    seconds: float | None = None
+    part: str | None = None
+    start: float | None = None
+    stop: float | None = None
+    segments: tuple[Any, ...] = ()
+
+
+def check_edit(
+    kind: str,
+    *,
+    source: Path | None = None,
+    text: str | None = None,
+    story: str | None = None,
+    seconds: float | None = None,
+    part: str | None = None,
+    start: float | None = None,
+    stop: float | None = None,
+    seed: int | None = 0,
+    steps: int = DEFAULT_STEPS,
+    guidance: float = DEFAULT_GUIDANCE,
+    theme: str = "light",
+) -> EditJob:
+    """The `EditJob` of a request, or one `StickgenError` sentence, before any work. What needs the
+    clip itself (a span inside it) is checked when the job runs, with the same sentences as `stickgen
+    edit`."""
+    from stickgen.editing import _segment, parse_story, part_joints
+    from stickgen.generation import MIN_SECONDS
+    from stickgen.ranges import check_sampling, check_seed
+    from stickgen.render.draw import get_theme
+    from stickgen.text import check_prompt
+
+    seed = secrets.randbelow(RANDOM_SEEDS) if seed is None else seed
+    check_seed("seed", seed)
+    check_sampling(steps, guidance)
+    get_theme(theme)
+    segments: tuple[Any, ...] = ()
+    if kind == "story":
+        segments = tuple(parse_story(story or "", "The story"))
+        total = sum(segment.seconds for segment in segments)
+        text = ", then ".join(segment.text for segment in segments)
+    else:
+        text = check_prompt(text or "")
+        if kind == "part":
+            part_joints(part or "")
+            for name, value in (("from", start), ("to", stop)):
+                if value is not None:
+                    check_range(name, value, 0.0, STORY_SECONDS)
+        else:
+            if seconds is not None:
+                check_range("seconds", seconds, MIN_SECONDS, STORY_SECONDS)
+            total = _segment(text, seconds).seconds
+    if kind != "part" and total > STORY_SECONDS:
+        raise StickgenError(
+            f"The studio makes at most {STORY_SECONDS:g} s at a time (this would add {total:.0f} s); "
+            "`stickgen story` makes longer ones."
+        )
+    return EditJob(
+        kind=kind, source=source, text=text, seed=seed, steps=steps, guidance=float(guidance), theme=theme,
+        seconds=seconds, part=part, start=start, stop=stop, segments=segments,
     )  # fmt: skip
 
 
@@ -201,6 +282,31 @@ class Studio:
     def generate(self, job: Job) -> Result:
         """Sample `job`, write its files into a new result, and register it (generation thread only)."""
         return self._store_result(job, self._sample_many([job])[0])
+
+    def edit(self, job: EditJob) -> Result:
+        """Continue or edit a result's sample, or tell a story, and store the result (generation thread)."""
+        from stickgen.editing import continue_motion, edit_motion, tell_story
+        from stickgen.motion import load_motion
+
+        options = {"checkpoint": self.checkpoint, "seed": job.seed, "steps": job.steps,
+                   "guidance": job.guidance, "text_encoder": self.encoder}  # fmt: skip
+        if job.kind == "story":
+            motion = tell_story(job.segments, **options)
+        else:
+            try:
+                clip = load_motion(job.source)
+            except (OSError, StickgenError):
+                raise StickgenError(GONE_SENTENCE) from None
+            if job.kind == "continue":
+                motion = continue_motion(clip, job.text, seconds=job.seconds, **options)
+            else:
+                motion = edit_motion(clip, job.text, part=job.part, start=job.start, stop=job.stop, **options)
+        settings = Job(
+            prompt=motion.texts[0] if motion.texts else job.text, n=1, seed=job.seed, seconds=motion.duration,
+            timeline=None, plan=DEFAULT_PLAN, steps=job.steps, guidance=job.guidance, camera=None,
+            theme=job.theme, warning=None,
+        )  # fmt: skip
+        return self._store_result(settings, [motion])
 
     def _run_batch(self) -> None:
         """Take the first waiting generate job and those that can share its batch; sample them together

@@ -31,6 +31,7 @@ async function setUp() {
     for (const name of options.environments) $("environment").append(option(name, name.replace("_", " ")));
     for (const name of options.cameras) $("camera").append(option(name, name));
     for (const name of options.themes) $("theme").append(option(name, name));
+    for (const name of options.parts) $("part").append(option(name, name.replace("_", " ")));
     $("guidance").value = options.defaults.guidance;
     $("steps").value = options.defaults.steps;
     $("theme").value = options.defaults.theme;
@@ -78,18 +79,45 @@ function requestBody() {
   return JSON.stringify(fields);
 }
 
-async function generate(event) {
+// The seed, guidance, steps and theme of the form, for a change or a story.
+function changeBody(fields) {
+  const all = JSON.parse(requestBody().replace(/"seed":(-?\d+)/, '"seed":"$1"'));
+  const body = { ...fields, theme: all.theme };
+  for (const key of ["guidance", "steps"]) if (key in all) body[key] = all[key];
+  const json = JSON.stringify({ seed: "__SEED__", ...body });
+  if (all.seed === null) return json.replace('"__SEED__"', "null");
+  return json.replace('"__SEED__"', /^-?\d+$/.test(String(all.seed)) ? String(all.seed) : JSON.stringify(all.seed));
+}
+
+function generate(event) {
   event.preventDefault();
-  const button = $("generate");
+  return run("/api/generate", requestBody(), $("generate"));
+}
+
+function changeCurrent(kind) {
+  const current = $("result").result;
+  const number = (id) => ($(id).value.trim() === "" ? null : Number($(id).value));
+  const fields = { id: current.id, text: $("change-text").value };
+  if (kind === "continue") {
+    if (number("change-seconds") !== null) fields.seconds = number("change-seconds");
+    return run("/api/continue", changeBody(fields), $("continue"));
+  }
+  fields.part = $("part").value;
+  if (number("from") !== null) fields.from = number("from");
+  if (number("to") !== null) fields.to = number("to");
+  return run("/api/edit", changeBody(fields), $("edit-part"));
+}
+
+async function run(url, body, button) {
   button.disabled = true;
   $("error").hidden = true;
   $("status").textContent = "Generating…";
   const started = performance.now();
   try {
-    const response = await fetch("/api/generate", {
+    const response = await fetch(url, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: requestBody(),
+      body,
     });
     if (!response.ok) throw new Error(await problem(response));
     const result = await response.json();
@@ -148,6 +176,7 @@ function downloadLinks(result) {
 
 function show(result) {
   $("result").hidden = false;
+  $("result").result = result;
   $("animation").src = result.files.gif;
   $("animation").alt = `Stick figure: ${result.text}`;
   $("caption").textContent = describe(result);
@@ -181,5 +210,8 @@ function renderHistory(current) {
 }
 
 $("form").addEventListener("submit", generate);
+$("continue").addEventListener("click", () => changeCurrent("continue"));
+$("edit-part").addEventListener("click", () => changeCurrent("part"));
+$("tell").addEventListener("click", () => run("/api/story", changeBody({ story: $("story").value }), $("tell")));
 $("random-seed").addEventListener("change", () => { $("seed").disabled = $("random-seed").checked; });
 setUp();
