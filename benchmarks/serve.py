@@ -2,6 +2,7 @@
 
     python benchmarks/serve.py                                          # 50 requests, 4 clients
     python benchmarks/serve.py --requests 200 --clients 16 --processes 0    # the load run
+    python benchmarks/serve.py --unbatched       # also the same load with --batch 1 (no batching)
 
 1. Starts `stickgen serve` in its own process (a free port, a fresh embedding cache), warms it up with
    3 requests, reads its resident memory, and sends SINGLE requests one at a time (latency alone).
@@ -11,7 +12,9 @@
    queue is full) is counted, not retried, and its client waits Retry-After seconds before its next
    request; anything else that is not a 200 is an error.
 3. The server's memory after the run, against its memory after the warm-up.
-4. The same GIF from whole `stickgen generate` processes (PROCESSES of them, the prompt already in
+4. With --unbatched, first the same concurrent load against a server with `--batch 1` (one request
+   per sampler call, as before batching), and the ratio of the two p50s.
+5. The same GIF from whole `stickgen generate` processes (PROCESSES of them, the prompt already in
    the cache), and the ratio of their median time to the server's p50, with CLIENTS clients and alone.
 
 Target on 2 CPU cores: p50 ≤ 0.5 s for a 3 s clip as a GIF; under load no 5xx but 503, and memory
@@ -46,7 +49,7 @@ def resident_mb(pid: int) -> float:
     return float("nan")
 
 
-def start_server(queue: int, env: dict[str, str], log: Path) -> tuple[subprocess.Popen, str]:
+def start_server(queue: int, env: dict[str, str], log: Path, batch: int = 8) -> tuple[subprocess.Popen, str]:
     command = [
         sys.executable,
         "-m",
@@ -58,6 +61,8 @@ def start_server(queue: int, env: dict[str, str], log: Path) -> tuple[subprocess
         "cpu",
         "--queue",
         str(queue),
+        "--batch",
+        str(batch),
     ]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=log.open("w"), text=True, env=env)
     url = process.stdout.readline().strip()
@@ -132,12 +137,27 @@ def main() -> None:
     parser.add_argument(
         "--processes", type=int, default=3, help="stickgen generate runs to compare (0: none)"
     )
+    parser.add_argument("--batch", type=int, default=8, help="the server's --batch")
+    parser.add_argument(
+        "--unbatched",
+        action="store_true",
+        help="also run the concurrent load against --batch 1, for the ratio",
+    )
     args = parser.parse_args()
+    unbatched = None
 
     with tempfile.TemporaryDirectory() as tmp:
         env = {**os.environ, "STICKGEN_CACHE_DIR": str(Path(tmp) / "cache"), "HF_HUB_OFFLINE": "1"}
         log = Path(tmp) / "server.log"
-        process, url = start_server(args.queue, env, log)
+        if args.unbatched:
+            process, url = start_server(args.queue, env, Path(tmp) / "unbatched.log", batch=1)
+            try:
+                load(url, 3, 1, args.seconds)
+                unbatched, _ = load(url, args.requests, args.clients, args.seconds)
+            finally:
+                process.terminate()
+                process.wait(timeout=60)
+        process, url = start_server(args.queue, env, log, batch=args.batch)
         try:
             load(url, 3, 1, args.seconds)  # warm-up: the prompt is embedded, the code paths run once
             warm_mb = resident_mb(process.pid)
@@ -158,13 +178,19 @@ def main() -> None:
     statuses = [status for status, _ in results]
     errors = [s for s in statuses if s not in (200, 503)]
     print(f"{args.requests} requests from {args.clients} clients, {args.seconds:g} s clip as GIF, "
-          f"queue {args.queue}; torch threads {os.environ.get('OMP_NUM_THREADS', 'default')}")  # fmt: skip
+          f"queue {args.queue}, batch {args.batch}; "
+          f"torch threads {os.environ.get('OMP_NUM_THREADS', 'default')}")  # fmt: skip
     if latencies:
         p50 = statistics.median(latencies)
         print(
             f"latency p50 {p50:.3f} s, p95 {percentile(latencies, 0.95):.3f} s (of {len(latencies)} answered)"
         )
     print(f"throughput {len(latencies) / wall:.2f} requests/s answered ({wall:.1f} s in all)")
+    if unbatched is not None and latencies:
+        one_by_one = [seconds for status, seconds in unbatched if status == 200]
+        base = statistics.median(one_by_one)
+        print(f"the same load with --batch 1: p50 {base:.3f} s, p95 {percentile(one_by_one, 0.95):.3f} s; "
+              f"ratio of p50s (--batch 1 / --batch {args.batch}): {base / p50:.2f}")  # fmt: skip
     server_errors = sum(500 <= s < 600 and s != 503 for s in statuses)
     print(f"503 (queue full): {statuses.count(503)}; other 5xx: {server_errors}; other errors: {len(errors)}")
     print(f"server memory: {warm_mb:.1f} MB after warm-up, {after_mb:.1f} MB after the run "

@@ -702,6 +702,13 @@ def serve(
     queue: Annotated[
         int, typer.Option(help="Requests that may wait while one generates, 0–10000; more get 503.")
     ] = 8,
+    batch: Annotated[
+        int,
+        typer.Option(
+            help="Samples that waiting requests may share in one sampler call, 1–64 "
+            "(1: one request at a time)."
+        ),
+    ] = 8,
     cors: Annotated[
         list[str] | None,
         typer.Option(
@@ -718,7 +725,13 @@ def serve(
     from stickgen.serve.server import serve as run_server
 
     run_server(
-        host=host, port=port, checkpoint=checkpoint, device=device, queue=queue, cors_origins=cors or ()
+        host=host,
+        port=port,
+        checkpoint=checkpoint,
+        device=device,
+        queue=queue,
+        cors_origins=cors or (),
+        batch=batch,
     )
 
 

@@ -226,13 +226,33 @@ MIN_SECONDS, MAX_SECONDS = 0.5, 20.0
 _PLACE_WORDS = (
     (
         "zero_g",
-        ("zero gravity", "zero-g", "zero g", "weightless", "in space", "outer space", "space station",
-         "without gravity", "no gravity"),  # fmt: skip
+        (
+            "zero gravity",
+            "zero-g",
+            "zero g",
+            "weightless",
+            "in space",
+            "outer space",
+            "space station",
+            "without gravity",
+            "no gravity",
+        ),  # fmt: skip
     ),
     ("moon", ("moon", "lunar")),
     ("mars", ("mars", "martian", "red planet")),
-    ("underwater", ("underwater", "under water", "in the water", "under the sea", "in a pool", "in the sea",
-                    "of a pool", "of the pool")),  # fmt: skip
+    (
+        "underwater",
+        (
+            "underwater",
+            "under water",
+            "in the water",
+            "under the sea",
+            "in a pool",
+            "in the sea",
+            "of a pool",
+            "of the pool",
+        ),
+    ),  # fmt: skip
     ("ice", ("ice", "icy", "frozen", "slippery")),
     ("snow", ("snow",)),
     ("wind", ("wind", "gale", "storm")),

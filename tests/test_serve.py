@@ -571,3 +571,32 @@ def test_bad_changes_are_one_sentence(client, walk, path, body, says):
     response = client.post(path, json=body)
     detail = assert_one_sentence(response, (404, 422))
     assert says.lower() in detail.lower(), detail
+
+
+def test_batch_one_samples_one_request_at_a_time(studio, monkeypatch, tmp_path):
+    from stickgen import generation
+    from stickgen.serve.studio import check_request
+
+    batches = []
+    real = generation.generate_requests
+    monkeypatch.setattr(
+        generation,
+        "generate_requests",
+        lambda model, requests, **kw: batches.append(len(requests)) or real(model, requests, **kw),
+    )
+    monkeypatch.setattr(studio, "batch", 1)
+    release = threading.Event()
+    blocker = studio.submit(release.wait, 30)
+    try:
+        futures = [
+            studio.submit_generate(check_request("a person jumps", seed=s, seconds=1.0, **QUICK))
+            for s in (1, 2)
+        ]
+    finally:
+        release.set()
+    blocker.result(timeout=30)
+    for future in futures:
+        future.result(timeout=60)
+    assert batches == [1, 1]
+    with pytest.raises(StickgenError, match="--batch must be"):
+        Studio(studio.checkpoint, name="x", store=ResultStore(parent=tmp_path), batch=0)

@@ -82,10 +82,12 @@ def serve(
     device: str = "auto",
     queue: int = 8,
     cors_origins: Sequence[str] = (),
+    batch: int = 8,
 ) -> None:
     """Run the studio until Ctrl-C or SIGTERM: print its URL on stdout, diagnostics on stderr."""
     check_installed()
     check_range("--queue", queue, 0, 10_000)
+    check_range("--batch", batch, 1, 64)
     import uvicorn
 
     from stickgen.serve.app import LOOPBACK_HOSTS, create_app
@@ -97,7 +99,7 @@ def serve(
         store = ResultStore()
         try:
             print("stickgen: loading the model and the text encoder...", file=sys.stderr, flush=True)
-            studio = Studio.load(checkpoint, device=device, queue=queue, store=store)
+            studio = Studio.load(checkpoint, device=device, queue=queue, store=store, batch=batch)
             studio.start()
         except BaseException:
             store.close()

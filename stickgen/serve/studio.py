@@ -8,7 +8,8 @@
   queue (`submit` and `submit_generate` raise `Busy` when it is full); `generate(job)` samples and
   writes a `Result`. Requests that queue up while one generates are sampled together, in one batch of
   the sampler (`generation.generate_requests`: each gets the motion it would get alone), as long as
-  they share the clip length, steps, guidance and plan; a batch holds at most `MAX_BATCH` samples.
+  they share the clip length, steps, guidance and plan; a batch holds at most `batch` samples
+  (`MAX_BATCH` by default; 1 samples one request at a time).
 
 The text encoder is held for the life of the server and embeds each prompt into the persistent
 embedding cache, where `generation.generate_motions` (which opens the encoder by name) then finds it:
@@ -206,13 +207,22 @@ class Studio:
     the model up) and `close()` at the end (it waits for the running job and deletes the results).
     """
 
-    def __init__(self, checkpoint: Any, *, name: str, store: ResultStore, queue: int = DEFAULT_QUEUE) -> None:
+    def __init__(
+        self,
+        checkpoint: Any,
+        *,
+        name: str,
+        store: ResultStore,
+        queue: int = DEFAULT_QUEUE,
+        batch: int = MAX_BATCH,
+    ) -> None:
         from stickgen.text import TextEncoder
 
         self.checkpoint = checkpoint
         self.name = name
         self.store = store
         self.queue = check_range("--queue", queue, 0, 10_000)
+        self.batch = check_range("--batch", batch, 1, MAX_SAMPLES)
         self.encoder = TextEncoder(checkpoint.encoder["name"])
         self.mp4 = importlib.util.find_spec("imageio_ffmpeg") is not None
         self.warnings: list[str] = []
@@ -227,7 +237,7 @@ class Studio:
     @classmethod
     def load(
         cls, checkpoint: str | Path | None = None, *, device: str = "auto", queue: int = DEFAULT_QUEUE,
-        store: ResultStore | None = None,
+        store: ResultStore | None = None, batch: int = MAX_BATCH,
     ) -> Studio:  # fmt: skip
         """Load a checkpoint folder (the bundled model by default) onto `device`: auto, cpu or cuda."""
         from stickgen.generation import default_checkpoint, load_generator_checkpoint
@@ -235,7 +245,7 @@ class Studio:
         folder = default_checkpoint() if checkpoint is None else Path(checkpoint)
         loaded = load_generator_checkpoint(folder, device)
         store = store if store is not None else ResultStore()
-        return cls(loaded, name=folder.resolve().name, store=store, queue=queue)
+        return cls(loaded, name=folder.resolve().name, store=store, queue=queue, batch=batch)
 
     @property
     def device(self) -> str:
@@ -319,7 +329,7 @@ class Studio:
             rest: list[tuple[Job, Future]] = []
             samples = 0
             for job, future in self._waiting:
-                if _batch_key(job) == key and samples + job.n <= max(MAX_BATCH, self._waiting[0][0].n):
+                if _batch_key(job) == key and samples + job.n <= max(self.batch, self._waiting[0][0].n):
                     batch.append((job, future))
                     samples += job.n
                 else:
