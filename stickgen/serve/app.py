@@ -296,21 +296,23 @@ def create_app(
             return Response(status_code=499)
         return _answer(result)
 
+    async def change_result(request: Request, kind: str, body: ContinueRequest | EditRequest) -> Any:
+        fields = body.model_dump(exclude={"id", "sample"})
+        return await change(request, check_edit(kind, source=source(body.id, body.sample), **fields))
+
     @app.post(
         "/api/continue", response_model=GenerateResponse, responses=ERRORS,
         summary="Continue an earlier result: its motion, then new motion for the text",
     )  # fmt: skip
     async def continue_result(body: ContinueRequest, request: Request) -> Any:
-        fields = body.model_dump(exclude={"id", "sample"})
-        return await change(request, check_edit("continue", source=source(body.id, body.sample), **fields))
+        return await change_result(request, "continue", body)
 
     @app.post(
         "/api/edit", response_model=GenerateResponse, responses=ERRORS,
         summary="Redo one body part of an earlier result to follow the text; the rest is kept",
     )  # fmt: skip
     async def edit_result(body: EditRequest, request: Request) -> Any:
-        fields = body.model_dump(exclude={"id", "sample"})
-        return await change(request, check_edit("part", source=source(body.id, body.sample), **fields))
+        return await change_result(request, "part", body)
 
     @app.post(
         "/api/story", response_model=GenerateResponse, responses=ERRORS,
