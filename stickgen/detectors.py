@@ -321,3 +321,18 @@ DETECTORS = {
               ends_kneeling, lies, horizontal, dips, bends, airborne, one_foot_up, kicks, feet_apart,
               on_all_fours, push_ups, sit_ups, waves, arms_up, arms_up_times, turns_head)
 }  # fmt: skip
+
+
+def seam_speed(
+    joints: np.ndarray, seams: list[int], which: list[int] | None = None, fps: float = 25.0
+) -> tuple[float, float]:
+    """(the largest joint speed across the seams, the 99th percentile of the other joint speeds), m/s.
+
+    A seam at frame s is the step from frame s − 1 to frame s; `which` limits the speed across the
+    seams to those joints. Editing's rule (issue 16): a seam without a jump has the first at most the
+    second.
+    """
+    speed = np.linalg.norm(np.diff(joints, axis=0), axis=-1) * fps  # (T − 1, 16)
+    steps = [s - 1 for s in seams]
+    across = speed[steps][:, which if which is not None else slice(None)].max()
+    return float(across), float(np.percentile(np.delete(speed, steps, axis=0), 99))

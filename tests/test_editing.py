@@ -16,6 +16,7 @@ from PIL import Image
 import stickgen
 from stickgen import cli, detectors, editing
 from stickgen import figure as fg
+from stickgen.detectors import seam_speed
 from stickgen.errors import StickgenError
 from stickgen.model import FEATURE_DIM, ModelConfig, StickFigureTransformer
 from stickgen.motion import load_motion, save_motion
@@ -30,17 +31,6 @@ MM, CM = 1e-3, 1e-2
 
 def most(results: list[bool]) -> bool:
     return sum(results) > len(results) / 2
-
-
-def seam_speed(joints: np.ndarray, seams: list[int], which: list[int] | None = None) -> tuple[float, float]:
-    """(largest joint speed across the seams, 99th percentile of the other joint speeds), m/s.
-
-    A seam at frame s is the step from frame s − 1 to frame s; `which` limits the seam speed to joints.
-    """
-    speed = np.linalg.norm(np.diff(joints, axis=0), axis=-1) * 25.0  # (T − 1, 16)
-    steps = [s - 1 for s in seams]
-    across = speed[steps][:, which if which is not None else slice(None)].max()
-    return float(across), float(np.percentile(np.delete(speed, steps, axis=0), 99))
 
 
 def part(motion, a: int, b: int):
