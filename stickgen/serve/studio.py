@@ -18,8 +18,9 @@ Everything that touches the model or the encoder's cache runs on the generation 
 
 Decisions: the files are the CLI's, under its default names (the prompt as a slug): for one sample a
 GIF, a PNG filmstrip, JSON, NPZ and BVH; for several, a captioned grid as GIF and PNG and numbered data
-files, as `stickgen generate -n` writes them. The MP4 (with the `[mp4]` extra) is made on its first
-download, so that a request that does not ask for it does not pay for it. A random seed is drawn below
+files, as `stickgen generate -n` writes them. A request writes the GIF (which the page shows) and each
+sample's NPZ; the PNG strip, JSON, BVH and MP4 (with the `[mp4]` extra) are made from the NPZ on their
+first download, so that a request does not pay for files nobody asks for. A random seed is drawn below
 2**31, so that a browser (JavaScript numbers) shows it exactly.
 """
 
@@ -394,7 +395,8 @@ class Studio:
         return result
 
     def make_file(self, result: Result, name: str) -> bool:
-        """Write a file the result offers but made lazily (the MP4); False if the result was dropped."""
+        """Write a file the result offers but makes on its first download (PNG strip, MP4, a sample's JSON
+        and BVH); False if the result was dropped."""
         from stickgen.motion import load_motion
         from stickgen.render import save, save_grid
 
@@ -403,7 +405,10 @@ class Studio:
         info = result.info
         try:
             motions = [load_motion(result.folder / sample["npz"]) for sample in info["samples"]]
-            if len(motions) == 1:
+            own = [k for k, sample in enumerate(info["samples"]) if name in sample.values()]
+            if own:  # a sample's data file
+                save(motions[own[0]], result.folder / name)
+            elif len(motions) == 1:
                 save(motions[0], result.folder / name, theme=info["theme"], caption=info["text"])
             else:
                 save_grid(motions, result.folder / name, captions=_grid_captions(info), theme=info["theme"])
@@ -419,25 +424,23 @@ class Studio:
         self.store.close()
 
     def _write(self, motions: list[Motion], folder: Path, job: Job) -> tuple[dict[str, str], list[dict]]:
-        """Write the CLI's files for these motions; returns the file names by format, of the result and of
-        each sample."""
+        """Write the files the page needs at once, the GIF and each sample's NPZ (which the others are
+        made from on their first download, `make_file`); returns the file names by format, of the result
+        and of each sample: the CLI's files and names."""
         from stickgen.render import save, save_grid
 
         stem = slug(job.prompt)
         files = {"gif": f"{stem}.gif", "png": f"{stem}.png"}
         if len(motions) == 1:
             samples = [{fmt: f"{stem}.{fmt}" for fmt in DATA_FORMATS}]
-            for fmt in ("gif", "png"):
-                save(motions[0], folder / files[fmt], theme=job.theme, caption=job.prompt)
+            save(motions[0], folder / files["gif"], theme=job.theme, caption=job.prompt)
             files.update(samples[0])
         else:
             samples = [{fmt: f"{stem}-{k + 1}.{fmt}" for fmt in DATA_FORMATS} for k in range(len(motions))]
             captions = _grid_captions({"text": job.prompt, "seed": job.seed, "n": job.n})
-            for fmt in ("gif", "png"):
-                save_grid(motions, folder / files[fmt], captions=captions, theme=job.theme)
+            save_grid(motions, folder / files["gif"], captions=captions, theme=job.theme)
         for motion, sample in zip(motions, samples, strict=True):
-            for name in sample.values():
-                save(motion, folder / name)
+            save(motion, folder / sample["npz"])
         if self.mp4:
             files["mp4"] = f"{stem}.mp4"
         return files, samples
