@@ -156,7 +156,7 @@ def check_edit(
     """The `EditJob` of a request, or one `StickgenError` sentence, before any work. What needs the
     clip itself (a span inside it) is checked when the job runs, with the same sentences as `stickgen
     edit`."""
-    from stickgen.editing import _segment, parse_story, part_joints
+    from stickgen.editing import parse_story, part_joints
     from stickgen.generation import MIN_SECONDS
     from stickgen.ranges import check_sampling, check_seed
     from stickgen.render.draw import get_theme
@@ -170,6 +170,11 @@ def check_edit(
     if kind == "story":
         segments = tuple(parse_story(story or "", "The story"))
         total = sum(segment.seconds for segment in segments)
+        if total > STORY_SECONDS:
+            raise StickgenError(
+                f"The studio makes at most {STORY_SECONDS:g} s at a time (this story lasts {total:.0f} s); "
+                "`stickgen story` makes longer ones."
+            )
         text = ", then ".join(segment.text for segment in segments)
     else:
         text = check_prompt(text or "")
@@ -178,15 +183,8 @@ def check_edit(
             for name, value in (("from", start), ("to", stop)):
                 if value is not None:
                     check_range(name, value, 0.0, STORY_SECONDS)
-        else:
-            if seconds is not None:
-                check_range("seconds", seconds, MIN_SECONDS, STORY_SECONDS)
-            total = _segment(text, seconds).seconds
-    if kind != "part" and total > STORY_SECONDS:
-        raise StickgenError(
-            f"The studio makes at most {STORY_SECONDS:g} s at a time (this would add {total:.0f} s); "
-            "`stickgen story` makes longer ones."
-        )
+        elif seconds is not None:
+            check_range("seconds", seconds, MIN_SECONDS, STORY_SECONDS)
     return EditJob(
         kind=kind, source=source, text=text, seed=seed, steps=steps, guidance=float(guidance), theme=theme,
         seconds=seconds, part=part, start=start, stop=stop, segments=segments,
