@@ -57,6 +57,32 @@ def actions_in_text(prompt: str) -> list[int]:
     return [action for _, _, action in sorted(found)]
 
 
+@functools.lru_cache(maxsize=1)
+def _direction_patterns() -> list[tuple[re.Pattern, int]]:
+    """(pattern, sign) for every way to say a direction, on lowercase text of single-spaced words."""
+    out = [
+        (re.compile(r"\bfrom (the )?left to (the )?right\b"), 1),
+        (re.compile(r"\bfrom (the )?right to (the )?left\b"), -1),
+    ]
+    for sign, phrases in vocabulary.DIRECTION.items():
+        for phrase in phrases:
+            pattern = re.sub(r"ward$", "wards?", re.escape(phrase).replace("toward", "towards?"))
+            out.append((re.compile(rf"\b{pattern}\b"), sign))
+    return out
+
+
+def direction_in_text(prompt: str) -> int:
+    """The direction of travel a prompt names on the screen: +1 right, −1 left, 0 none (or both).
+
+    Read from the grammar's phrases (`vocabulary.DIRECTION`: "to the right", "leftward", "toward the
+    left", with "towards" and "-wards" too) and "from left to right"; a bare "left" or "right" is a
+    side ("raises his left arm"), not a direction.
+    """
+    text = " ".join(re.sub(r"[^a-z ]+", " ", prompt.lower()).split())
+    signs = {sign for pattern, sign in _direction_patterns() if pattern.search(text)}
+    return signs.pop() if len(signs) == 1 else 0
+
+
 def timeline_from_text(prompt: str, frames: int) -> np.ndarray | None:
     """A per-frame action timeline (frames,) splitting the clip evenly between the named actions.
 

@@ -65,6 +65,14 @@ def gerund(phrase: str) -> str:
     return f"{out} {rest}".strip()
 
 
+# The ways to say a direction of travel on the screen: +1 right (+x), −1 left. The grammar writes
+# them after a travelling action ("walks to the right"); `stickgen.action_words.direction_in_text`
+# reads them in prompts.
+DIRECTION = {
+    1: ("to the right", "rightward", "toward the right"),
+    -1: ("to the left", "leftward", "toward the left"),
+}
+
 # Phrases listed under two actions on purpose.
 SHARED = frozenset({"get up", "get to its feet", "rise to its feet", "duck"})
 

@@ -274,3 +274,11 @@ def test_requests_sampled_together_equal_each_sampled_alone():
             assert a.source["seed"] == request.seed
     with pytest.raises(StickgenError, match="same number of frames"):
         generate_requests(model, [Request(("a",)), Request(("b",), actions=np.zeros(7, int))], **settings)
+
+
+def test_a_walk_to_the_left_goes_left_in_every_seed():
+    # Without the mirror, the model went the named way in 18 of 38 travelling samples of 8 prompts.
+    for seed in SEEDS:
+        motion = stickgen.generate("a woman walks to the left", seed=seed, seconds=3.0)
+        x = motion.joints[:, 0, 0]
+        assert x[-1] - x[0] <= 0.1

@@ -189,3 +189,32 @@ def test_smoothing_over_time_removes_token_edges_and_keeps_steady_motion():
     tokens = np.random.default_rng(0).normal(0, 0.01, (10, 16, 2))
     steps = steady + np.repeat(tokens, 4, axis=0)  # errors constant over tokens of 4 frames
     assert jerk(smooth_over_time(steps), 25.0) < 0.3 * jerk(steps, 25.0)
+
+
+@pytest.mark.parametrize(
+    ("prompt", "direction"),
+    [("a man walks to the right", 1), ("she runs leftward", -1), ("jogging towards the left", -1),
+     ("crawls from left to right", 1), ("moves rightwards", 1), ("raises his left arm", 0),
+     ("turns right", 0), ("walks to the left, then to the right", 0), ("a person jumps", 0)],
+)  # fmt: skip
+def test_the_direction_a_prompt_names_is_read_and_a_side_is_not(prompt, direction):
+    from stickgen.action_words import direction_in_text
+
+    assert direction_in_text(prompt) == direction
+
+
+def test_a_clip_travelling_against_the_named_direction_is_mirrored_and_others_are_kept():
+    from stickgen.generation import towards_named_direction
+
+    t = np.arange(30, dtype=float)[:, None]
+    joints = np.zeros((30, 16, 2))
+    joints[..., 0] = -0.04 * t + np.linspace(0.0, 0.3, 16)[None]  # the pelvis from 0 to 1.16 m left
+    joints[..., 1] = 1.0
+    right = towards_named_direction(joints, "walks to the right")
+    assert right[-1, fg.J["pelvis"], 0] == pytest.approx(1.16) and right[0, fg.J["pelvis"], 0] == 0
+    np.testing.assert_allclose(right[..., 1], joints[..., 1])
+    np.testing.assert_allclose(right[..., 0], -joints[..., 0])  # mirrored about the start
+    assert towards_named_direction(joints, "walks to the left") is joints
+    assert towards_named_direction(joints, "walks over there") is joints
+    short = joints * np.array([0.05, 1.0])  # 6 cm of travel: no direction to correct
+    assert towards_named_direction(short, "walks to the right") is short

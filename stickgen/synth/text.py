@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from stickgen.vocabulary import DOUBLED, gerund, third_person
+from stickgen.vocabulary import DIRECTION, DOUBLED, gerund, third_person
 
 __all__ = ["DOUBLED", "Said", "describe", "gerund", "third_person"]
 
@@ -53,10 +53,6 @@ HEIGHT = {"high": ("high", "very high", "up high"), "low": ("a little", "low", "
 REPS = {1: ("once",), 2: ("twice", "two times"), 3: ("three times", "thrice")}
 NUMBERS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 SEAT = {"chair": ("on a chair", "in a chair", "on a seat"), "floor": ("on the floor", "on the ground")}
-DIRECTION = {
-    1: ("to the right", "rightward", "toward the right"),
-    -1: ("to the left", "leftward", "toward the left"),
-}
 
 
 @dataclass(frozen=True)
