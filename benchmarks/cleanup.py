@@ -48,7 +48,7 @@ def main() -> None:
         text = torch.from_numpy(encoder.encode([clip.texts[0]]))
         generator = torch.Generator().manual_seed(i)
         timeline = plan_timelines(ckpt.model, clip.texts[:1], text, clip.num_frames, args.plan,
-                                  generator=generator)  # fmt: skip
+                                  generator=generator, encoder=encoder)  # fmt: skip
         actions = None if timeline is None else torch.as_tensor(timeline)
         out = sample(ckpt.model, frames=clip.num_frames, text=text, actions=actions, generator=generator)
         x = torch.cat([out.pose, out.position, out.velocity], dim=-1).float().numpy()

@@ -165,8 +165,8 @@ def generate(
         str,
         typer.Option(
             help="Where the action timeline comes from when --actions is not given: words (the actions the "
-            "prompt names), model (the network's own action head reads the text), auto (words, else "
-            "model) or none (the text alone).",
+            "prompt names), model (the network's own action head reads the text), auto (the words, "
+            "else the actions the prompt means, else model) or none (the text alone).",
         ),
     ] = "auto",
     then: Annotated[

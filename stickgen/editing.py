@@ -21,10 +21,12 @@ the bone lengths of the known frame they join.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import torch
@@ -47,6 +49,9 @@ from stickgen.motion import Motion
 from stickgen.postprocess import clean_up, lift_above_floor, pin_feet
 from stickgen.ranges import check_range, check_sampling, check_seed
 from stickgen.sampling import sample
+
+if TYPE_CHECKING:
+    from stickgen.text import TextEncoder
 
 J = fg.J
 WINDOW_FRAMES = 250  # the longest window the model samples at once: its longest training clip (10 s)
@@ -197,19 +202,22 @@ class _Engine:
         self._texts: dict[str, torch.Tensor] = {}
         self._text_encoder = text_encoder  # an open TextEncoder (the web studio's), or None: by name
 
+    @functools.cached_property
+    def text_encoder(self) -> TextEncoder:
+        from stickgen.text import TextEncoder
+
+        return self._text_encoder or TextEncoder(self.encoder)
+
     def embed(self, prompt: str) -> torch.Tensor:
         if prompt not in self._texts:
-            from stickgen.text import TextEncoder
-
-            encoder = self._text_encoder or TextEncoder(self.encoder)
-            self._texts[prompt] = torch.from_numpy(encoder.encode([prompt])).to(self.device)
+            self._texts[prompt] = torch.from_numpy(self.text_encoder.encode([prompt])).to(self.device)
         return self._texts[prompt]
 
     def timeline(self, prompt: str, frames: int) -> np.ndarray:
         """Per-frame action ids (frames,) for a prompt under the plan; −1 where it gives none."""
         planned = plan_timelines(
             self.model, [prompt], self.embed(prompt), frames, self.plan, guidance=self.guidance,
-            generator=self.generator,
+            generator=self.generator, encoder=self.text_encoder,
         )  # fmt: skip
         return np.full(frames, -1, dtype=np.int64) if planned is None else planned[0]
 

@@ -1,0 +1,151 @@
+"""Prompts to actions by meaning: the nearest phrases of the vocabulary in sentence-embedding space.
+
+`stickgen.action_words` finds the actions a prompt names with the vocabulary's exact words; most
+everyday prompts say the same thing in other words ("plops down on a bench", "launches herself
+upward") and name none. This module reads those by meaning: every phrase of `stickgen.vocabulary`
+(each action's naming words and its descriptions of the body, put after a subject: "someone takes a
+seat") is embedded once with the model's sentence encoder; a prompt's score for an action is the
+mean cosine similarity of its `TOP` most similar phrases of that action, and the best action wins.
+
+A chained prompt ("wanders over, then settles on the floor") is cut into its parts at the words that
+order them (`split_parts`), and each part is read on its own. A part whose best score is below
+`MIN_SCORE` reads as no action (−1), so a prompt about nothing the vocabulary knows gets no plan
+from here.
+
+The settings (`TOP`, `MIN_SCORE`, the subject, the cut words) were chosen on `benchmarks/plan_dev.yaml`,
+a development set written apart from the prompt suite, so the suite stays a test set
+(docs/prompt-suite.md has the figures).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from stickgen import vocabulary
+from stickgen.action_words import actions_in_text
+from stickgen.labels import ACTIONS, UNKNOWN_ACTION
+
+if TYPE_CHECKING:
+    from stickgen.text import TextEncoder
+
+SUBJECT = "someone"
+TOP = 3
+MIN_SCORE = 0.3
+
+# Words that put two parts of a prompt in order ("walks over, then sits"); the text before comes
+# first. "before" orders two actions only when no article or possessive follows ("before the queen").
+_CUT = re.compile(
+    r"\s*[,;]?\s*\b(?:and then|then|after that|afterwards|followed by|and finally|finally|until"
+    r"|before(?! (?:the|a|an|his|her|their|its|my|your|our|him|them|me|us|you)\b))\b\s*"
+    r"|\s*;\s*",
+    re.IGNORECASE,
+)
+# A piece of only these words ("left then right", "then again") stays with the part before it.
+_NOT_A_PART = frozenset({
+    "left", "right", "forward", "forwards", "back", "backward", "backwards", "up", "down", "again", "too",
+    "also", "more", "once", "twice", "slowly", "quickly",
+})  # fmt: skip
+
+
+def phrases() -> tuple[list[str], np.ndarray]:
+    """Every vocabulary phrase as a sentence after `SUBJECT`, and its action id (N,)."""
+    return _phrases()
+
+
+@functools.lru_cache(maxsize=1)
+def _phrases() -> tuple[list[str], np.ndarray]:
+    texts: list[str] = []
+    labels: list[int] = []
+    for action, name in enumerate(ACTIONS):
+        sentences = [vocabulary.third_person(w) for w in vocabulary.words(name)]
+        sentences += list(vocabulary.descriptions(name))
+        for sentence in dict.fromkeys(sentences):
+            sentence = re.sub(r"\bitself\b", "themselves", sentence)
+            sentence = re.sub(r"\bits\b", "their", sentence)
+            texts.append(f"{SUBJECT} {sentence}")
+            labels.append(action)
+    return texts, np.asarray(labels, dtype=np.int64)
+
+
+def split_parts(prompt: str) -> list[str]:
+    """The parts of a prompt in the order they happen: "walks over, then sits down" → 2 parts.
+
+    A prompt without ordering words is one part; a piece that only says a side, a direction or a
+    repetition ("left then right") is joined to the part before it.
+    """
+    parts: list[str] = []
+    for piece in _CUT.split(prompt):
+        piece = piece.strip(" ,.;")
+        if not piece:
+            continue
+        if parts and set(piece.lower().split()) <= _NOT_A_PART:
+            parts[-1] = f"{parts[-1]} {piece}"
+        else:
+            parts.append(piece)
+    return parts or [prompt]
+
+
+_MEMO: dict[str, ActionMeaning] = {}
+
+
+def for_encoder(encoder: TextEncoder) -> ActionMeaning:
+    """The `ActionMeaning` of a sentence encoder, made once per process and encoder."""
+    key = encoder.identity.id
+    if key not in _MEMO:
+        _MEMO[key] = ActionMeaning(encoder)
+    _MEMO[key].encoder = encoder
+    return _MEMO[key]
+
+
+class ActionMeaning:
+    """The vocabulary's phrases embedded with one sentence encoder; scores prompts against them."""
+
+    def __init__(self, encoder: TextEncoder) -> None:
+        self.encoder = encoder
+        texts, self.labels = phrases()
+        self.vectors = encoder.encode(texts)  # (N, D) unit rows; the embedding cache keeps them
+
+    def scores(self, texts: Sequence[str]) -> np.ndarray:
+        """(B, 60) per action: the mean cosine similarity of its `TOP` phrases most similar to each text."""
+        sims = self.encoder.encode(list(texts)) @ self.vectors.T  # (B, N)
+        out = np.empty((len(texts), len(ACTIONS)), dtype=np.float32)
+        for action in range(len(ACTIONS)):
+            own = sims[:, self.labels == action]
+            k = min(TOP, own.shape[1])
+            out[:, action] = np.sort(own, axis=1)[:, -k:].mean(axis=1)
+        return out
+
+    def actions(self, prompt: str) -> list[int]:
+        """The actions of a prompt in order: the words' (`actions_in_text`) when they name at least one
+        per part, else each part's own words, or its meaning when it names none; −1 for a part that
+        reads as no action. Repeats in a row are merged."""
+        named = actions_in_text(prompt)
+        parts = split_parts(prompt)
+        if len(named) >= len(parts):
+            return named
+        scores = self.scores(parts)
+        found: list[int] = []
+        for part, row in zip(parts, scores, strict=True):
+            best = int(row.argmax())
+            own = actions_in_text(part) or [best if row[best] >= MIN_SCORE else UNKNOWN_ACTION]
+            found += [a for a in own if not found or found[-1] != a]
+        return found
+
+    def timeline(self, prompt: str, frames: int) -> np.ndarray | None:
+        """A per-frame timeline (frames,) splitting the clip evenly between the prompt's `actions`.
+
+        None when no part reads as an action.
+        """
+        actions = self.actions(prompt)
+        if all(a == UNKNOWN_ACTION for a in actions):
+            return None
+        bounds = np.linspace(0, frames, len(actions) + 1).round().astype(int)
+        timeline = np.empty(frames, dtype=np.int64)
+        for action, a, b in zip(actions, bounds[:-1], bounds[1:], strict=True):
+            timeline[a:b] = action
+        return timeline

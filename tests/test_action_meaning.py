@@ -1,0 +1,100 @@
+"""Reading the actions a prompt means (stickgen.action_meaning) and the `auto` plan that uses it."""
+
+import numpy as np
+import pytest
+import torch
+import yaml
+
+from stickgen import action_meaning
+from stickgen.action_meaning import split_parts
+from stickgen.labels import ACTIONS, action_id
+from stickgen.text import TextEncoder
+
+
+@pytest.fixture(scope="module")
+def meaning():
+    return action_meaning.for_encoder(TextEncoder())
+
+
+@pytest.mark.parametrize(
+    ("prompt", "parts"),
+    [
+        ("a man strolls over, then plops down", ["a man strolls over", "plops down"]),
+        ("walks over and then sits; finally waves", ["walks over", "sits", "waves"]),
+        ("she stretches before jogging", ["she stretches", "jogging"]),
+        ("a knight kneels before the queen", ["a knight kneels before the queen"]),
+        ("a robot punches, left then right", ["a robot punches, left right"]),
+        ("a person jumps", ["a person jumps"]),
+    ],
+)
+def test_a_prompt_is_cut_into_its_parts_in_order(prompt, parts):
+    assert split_parts(prompt) == parts
+
+
+def test_every_vocabulary_phrase_is_read_and_labelled():
+    texts, labels = action_meaning.phrases()
+    assert len(texts) == len(labels) and set(labels.tolist()) == set(range(len(ACTIONS)))
+    assert all(t.startswith(f"{action_meaning.SUBJECT} ") and " its " not in f" {t} " for t in texts)
+
+
+def test_a_vocabulary_phrase_reads_as_its_own_action(meaning):
+    texts, labels = action_meaning.phrases()
+    picked = np.arange(0, len(texts), 7)
+    scores = meaning.scores([texts[i] for i in picked])
+    # its own phrase is among the TOP nearest; other actions share words ("get up"), so most, not all
+    assert (scores.argmax(axis=1) == labels[picked]).mean() > 0.9
+
+
+@pytest.mark.parametrize(
+    ("prompt", "actions"),
+    [
+        ("a person jumps", ["jump"]),  # the words name it: the exact matcher's reading
+        ("someone runs, then jumps", ["run", "jump"]),
+        ("an old man lowers himself onto a bench", ["sit_down"]),
+        ("a woman sprints off, then takes a seat", ["sprint", "sit_down"]),  # meaning, then words
+    ],
+)
+def test_actions_are_read_from_words_and_else_from_meaning(meaning, prompt, actions):
+    assert meaning.actions(prompt) == [action_id(a) for a in actions]
+
+
+def test_a_prompt_about_nothing_the_vocabulary_knows_reads_as_no_action(meaning):
+    scores = meaning.scores(["photosynthesis in plants"])
+    assert scores.max() < action_meaning.MIN_SCORE
+    assert meaning.actions("photosynthesis in plants") == [-1]
+    assert meaning.timeline("photosynthesis in plants", 20) is None
+    timeline = meaning.timeline("a woman sprints off, then takes a seat", 20)
+    assert timeline.tolist() == [action_id("sprint")] * 10 + [action_id("sit_down")] * 10
+
+
+def test_the_auto_plan_reads_meaning_and_falls_back_on_the_models_plan():
+    from stickgen.generation import load_generator_checkpoint, plan_timelines
+
+    ckpt = load_generator_checkpoint()
+    encoder = TextEncoder(ckpt.encoder["name"])
+    prompts = ["an old man lowers himself onto a bench", "photosynthesis in plants"]
+    text = torch.from_numpy(encoder.encode(prompts))
+    auto = plan_timelines(ckpt.model, prompts, text, 30, "auto", generator=torch.Generator().manual_seed(0),
+                          encoder=encoder)  # fmt: skip
+    model = plan_timelines(ckpt.model, prompts[1:], text[1:], 30, "model",
+                           generator=torch.Generator().manual_seed(0))  # fmt: skip
+    assert (auto[0] == action_id("sit_down")).all()
+    np.testing.assert_array_equal(auto[1], model[0])  # nothing meant: the model's own plan
+    with pytest.raises(ValueError, match="sentence encoder"):
+        plan_timelines(ckpt.model, prompts, text, 30, "auto")
+
+
+def test_the_development_set_is_apart_from_the_suite_and_not_read_by_the_words():
+    from pathlib import Path
+
+    from stickgen.action_words import actions_in_text
+
+    root = Path(__file__).resolve().parents[1] / "benchmarks"
+    dev = yaml.safe_load((root / "plan_dev.yaml").read_text(encoding="utf-8"))["prompts"]
+    suite = yaml.safe_load((root / "prompts.yaml").read_text(encoding="utf-8"))["prompts"]
+    norm = lambda t: " ".join(t.lower().replace(",", " ").split())  # noqa: E731
+    assert not {norm(e["text"]) for e in dev} & {norm(e["text"]) for e in suite}
+    assert len(dev) >= 280 and all(a in ACTIONS for e in dev for a in e["actions"])
+    assert all(sum(e["actions"] == [a] for e in dev) >= 4 for a in ACTIONS)
+    # written so that the exact matcher reads none of them; a grown vocabulary may read a few now
+    assert sum(bool(actions_in_text(e["text"])) for e in dev) < len(dev) // 4
