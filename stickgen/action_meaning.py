@@ -12,6 +12,13 @@ order them (`split_parts`), and each part is read on its own. A part whose best 
 `MIN_SCORE` reads as no action (−1), so a prompt about nothing the vocabulary knows gets no plan
 from here.
 
+The phrase vectors of the default encoder ship in `assets/action-phrases/minilm.npz`, so the first
+paraphrased prompt on a new machine does not wait for about 2,000 sentences to be embedded; another
+encoder, or a vocabulary that changed since the file was written, embeds them once into the
+embedding cache instead. Vectors are kept at float16 precision either way, so both give the same
+readings. After changing the vocabulary, rewrite the file:
+`python -c "from stickgen.action_meaning import write_shipped_vectors; write_shipped_vectors()"`.
+
 The settings (`TOP`, `MIN_SCORE`, the subject, the cut words) were chosen on `benchmarks/plan_dev.yaml`,
 a development set written apart from the prompt suite, so the suite stays a test set
 (docs/prompt-suite.md has the figures).
@@ -20,19 +27,25 @@ a development set written apart from the prompt suite, so the suite stays a test
 from __future__ import annotations
 
 import functools
+import hashlib
 import re
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from stickgen import vocabulary
 from stickgen.action_words import actions_in_text
+from stickgen.errors import StickgenError
+from stickgen.files import atomic_path, bundled_asset
 from stickgen.labels import ACTIONS, UNKNOWN_ACTION
 
 if TYPE_CHECKING:
     from stickgen.text import TextEncoder
 
+BUNDLED_PHRASES = "action-phrases"  # assets/action-phrases/minilm.npz
+SHIPPED_FILE = "minilm.npz"
 SUBJECT = "someone"
 TOP = 3
 MIN_SCORE = 0.3
@@ -90,6 +103,39 @@ def split_parts(prompt: str) -> list[str]:
     return parts or [prompt]
 
 
+def phrases_digest(texts: Sequence[str]) -> str:
+    """The SHA-256 of the phrase list, which a shipped vector file must match."""
+    return hashlib.sha256("\n".join(texts).encode("utf-8")).hexdigest()
+
+
+def shipped_vectors(encoder_id: str) -> np.ndarray | None:
+    """The shipped phrase vectors (N, D) float32 when they were made by this encoder from these phrases."""
+    try:
+        folder = bundled_asset(BUNDLED_PHRASES, SHIPPED_FILE)
+    except StickgenError:
+        return None
+    with np.load(folder / SHIPPED_FILE) as stored:
+        if str(stored["encoder_id"]) != encoder_id or str(stored["phrases"]) != phrases_digest(phrases()[0]):
+            return None
+        return stored["vectors"].astype(np.float32)
+
+
+def write_shipped_vectors(path: str | None = None, encoder: TextEncoder | None = None) -> None:
+    """Write the phrase vectors of `encoder` (default: the default encoder) for shipping (float16)."""
+    from stickgen.text import TextEncoder
+
+    encoder = encoder or TextEncoder()
+    texts, _ = phrases()
+    assets = Path(__file__).resolve().parents[1] / "assets"
+    target = Path(path) if path else assets / BUNDLED_PHRASES / SHIPPED_FILE
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with atomic_path(target) as tmp, open(tmp, "wb") as out:
+        np.savez_compressed(
+            out, encoder_id=np.array(encoder.identity.id), phrases=np.array(phrases_digest(texts)),
+            vectors=encoder.encode(texts).astype(np.float16),
+        )  # fmt: skip
+
+
 _MEMO: dict[str, ActionMeaning] = {}
 
 
@@ -108,7 +154,10 @@ class ActionMeaning:
     def __init__(self, encoder: TextEncoder) -> None:
         self.encoder = encoder
         texts, self.labels = phrases()
-        self.vectors = encoder.encode(texts)  # (N, D) unit rows; the embedding cache keeps them
+        vectors = shipped_vectors(encoder.identity.id)
+        if vectors is None:
+            vectors = encoder.encode(texts)  # the embedding cache keeps them for the next time
+        self.vectors = vectors.astype(np.float16).astype(np.float32)  # (N, D), as shipped
 
     def scores(self, texts: Sequence[str]) -> np.ndarray:
         """(B, 60) per action: the mean cosine similarity of its `TOP` phrases most similar to each text."""

@@ -98,3 +98,18 @@ def test_the_development_set_is_apart_from_the_suite_and_not_read_by_the_words()
     assert all(sum(e["actions"] == [a] for e in dev) >= 4 for a in ACTIONS)
     # written so that the exact matcher reads none of them; a grown vocabulary may read a few now
     assert sum(bool(actions_in_text(e["text"])) for e in dev) < len(dev) // 4
+
+
+def test_the_shipped_phrase_vectors_are_current_and_used_without_loading_the_encoder(tmp_path):
+    from stickgen.embed_cache import EmbeddingCache
+
+    encoder = TextEncoder(cache=EmbeddingCache(tmp_path))  # an empty cache: nothing embedded yet
+    vectors = action_meaning.shipped_vectors(encoder.identity.id)
+    texts, _ = action_meaning.phrases()
+    assert vectors is not None, "assets/action-phrases/minilm.npz is out of date: see its README"
+    assert vectors.shape == (len(texts), encoder.dim)
+    built = action_meaning.ActionMeaning(encoder)
+    assert encoder.load_count == 0  # read from the shipped file
+    fresh = encoder.encode(texts[::97])
+    np.testing.assert_allclose(built.vectors[::97], fresh, atol=2e-3)
+    assert action_meaning.shipped_vectors("another encoder") is None
