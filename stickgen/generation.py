@@ -23,8 +23,9 @@ Decisions where DESIGN is silent:
   model's own plan, its action head read from the text alone (`sampling.plan_actions`). The default,
   "auto" (the words, else the meaning, else the model's plan), was chosen on totals, never on a
   prompt's own result: reading the actions of `benchmarks/plan_dev.yaml` (280 everyday prompts written
-  apart from the prompt suite), the model's plan gets 34 %, meaning 59 %; on the suite, the words-else-
-  model plan passed 54.9 % of samples (paraphrased 40.0 %) and the meaning 60.0 % (49.6 %);
+  apart from the prompt suite), the model's plan gets 34 % right, meaning 59 %; on the suite, the
+  words-else-model plan passed 54.9 % of samples (paraphrased 40.0 %), meaning 60.4 % (50.4 %)
+  (docs/prompt-suite.md);
 - a prompt that names a direction of travel ("walks to the left", `action_words.direction_in_text`)
   gets it: a clip that travels the other way is mirrored (`towards_named_direction`);
 - `camera=` sets the camera track of the result (the synthesizer's camera modes, fitted to the
