@@ -290,7 +290,7 @@ def edit(
     seed: Annotated[int, typer.Option(help="Noise seed, 0 to 2**63 − 1.")] = 0,
     guidance: Annotated[float, typer.Option(help="Classifier-free guidance scale, 0–20.")] = 2.5,
     steps: Annotated[int, typer.Option(help="ODE steps, 1–200.")] = 20,
-    plan: Annotated[str, typer.Option(help="words, model, auto or none (as for generate).")] = "words",
+    plan: Annotated[str, typer.Option(help="auto, words, model or none (as for generate).")] = "auto",
     checkpoint: Annotated[
         Path | None,
         typer.Option(help="A checkpoint folder (default: the bundled model).", show_default=False),
@@ -331,7 +331,7 @@ def story(
     seed: Annotated[int, typer.Option(help="Noise seed, 0 to 2**63 − 1.")] = 0,
     guidance: Annotated[float, typer.Option(help="Classifier-free guidance scale, 0–20.")] = 2.5,
     steps: Annotated[int, typer.Option(help="ODE steps, 1–200.")] = 20,
-    plan: Annotated[str, typer.Option(help="words, model, auto or none (as for generate).")] = "words",
+    plan: Annotated[str, typer.Option(help="auto, words, model or none (as for generate).")] = "auto",
     camera: Annotated[
         str | None,
         typer.Option(help="Camera track: static, follow, pan, zoom-in or zoom-out.", show_default=False),

@@ -282,3 +282,13 @@ def test_a_walk_to_the_left_goes_left_in_every_seed():
         motion = stickgen.generate("a woman walks to the left", seed=seed, seconds=3.0)
         x = motion.joints[:, 0, 0]
         assert x[-1] - x[0] <= 0.1
+
+
+def test_edit_and_story_default_to_generates_plan():
+    import inspect
+
+    from stickgen import cli
+    from stickgen.generation import DEFAULT_PLAN
+
+    assert inspect.signature(cli.edit).parameters["plan"].default == DEFAULT_PLAN
+    assert inspect.signature(cli.story).parameters["plan"].default == DEFAULT_PLAN
