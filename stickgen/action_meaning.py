@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from stickgen import vocabulary
-from stickgen.action_words import actions_in_text
+from stickgen.action_words import actions_in_text, split_evenly
 from stickgen.errors import StickgenError
 from stickgen.files import atomic_path, bundled_asset
 from stickgen.labels import ACTIONS, UNKNOWN_ACTION
@@ -193,8 +193,4 @@ class ActionMeaning:
         actions = self.actions(prompt)
         if all(a == UNKNOWN_ACTION for a in actions):
             return None
-        bounds = np.linspace(0, frames, len(actions) + 1).round().astype(int)
-        timeline = np.empty(frames, dtype=np.int64)
-        for action, a, b in zip(actions, bounds[:-1], bounds[1:], strict=True):
-            timeline[a:b] = action
-        return timeline
+        return split_evenly(actions, frames)

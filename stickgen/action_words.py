@@ -89,8 +89,11 @@ def timeline_from_text(prompt: str, frames: int) -> np.ndarray | None:
     None when the text names no action.
     """
     actions = actions_in_text(prompt)
-    if not actions:
-        return None
+    return split_evenly(actions, frames) if actions else None
+
+
+def split_evenly(actions: list[int], frames: int) -> np.ndarray:
+    """A per-frame timeline (frames,) giving each action, in order, an equal share of the frames."""
     bounds = np.linspace(0, frames, len(actions) + 1).round().astype(int)
     timeline = np.empty(frames, dtype=np.int64)
     for action, a, b in zip(actions, bounds[:-1], bounds[1:], strict=True):
