@@ -218,3 +218,23 @@ def test_a_clip_travelling_against_the_named_direction_is_mirrored_and_others_ar
     assert towards_named_direction(joints, "walks over there") is joints
     short = joints * np.array([0.05, 1.0])  # 6 cm of travel: no direction to correct
     assert towards_named_direction(short, "walks to the right") is short
+
+
+def test_a_planted_foot_that_creeps_stops_the_figure_drifting_and_a_fast_slide_is_kept():
+    from stickgen.postprocess import follow_planted_feet
+
+    T = 50
+    joints = np.zeros((T, 16, 2))
+    joints[..., 1] = 1.0
+    joints[:, fg.J["l_ankle"], 1] = joints[:, fg.J["r_ankle"], 1] = 0.0
+    down = np.ones((T, 2), bool)
+    creep = joints.copy()
+    creep[..., 0] += 0.002 * np.arange(T)[:, None]  # the whole figure, feet too: 0.05 m/s
+    fixed = follow_planted_feet(creep, down)
+    np.testing.assert_allclose(fixed[..., 0], 0.0, atol=1e-9)  # back where it started, every frame
+    np.testing.assert_allclose(fixed[..., 1], creep[..., 1])
+    fast = joints.copy()
+    fast[..., 0] += 0.02 * np.arange(T)[:, None]  # 0.5 m/s: the model's travel, left to pin_feet
+    np.testing.assert_allclose(follow_planted_feet(fast, down), fast)
+    flying = follow_planted_feet(creep, np.zeros((T, 2), bool))  # no foot down: nothing to follow
+    np.testing.assert_allclose(flying, creep)
