@@ -45,10 +45,6 @@ def test_sitting_down_ends_more_than_25_cm_lower(motions):
     assert most([detectors.ends_lower(m, min_m=0.25) for m in motions["a person sits down"]])
 
 
-@pytest.mark.xfail(
-    reason="the bundled model waves in 4 of 5 seeds but its pelvis moves 20-25 cm in 3 of them: issue 14",
-    strict=False,
-)
 def test_a_wave_keeps_a_wrist_above_its_shoulder_moving_back_and_forth(motions):
     assert most([detectors.waves(m, max_move=0.2) for m in motions["a person waves"]])
 
