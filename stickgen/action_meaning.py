@@ -153,11 +153,16 @@ class ActionMeaning:
 
     def __init__(self, encoder: TextEncoder) -> None:
         self.encoder = encoder
-        texts, self.labels = phrases()
-        vectors = shipped_vectors(encoder.identity.id)
+        self.labels = phrases()[1]
+
+    @functools.cached_property
+    def vectors(self) -> np.ndarray:
+        """(N, D) the phrases' unit vectors at float16 precision, made on first need: a prompt whose
+        words name its actions reads without them."""
+        vectors = shipped_vectors(self.encoder.identity.id)
         if vectors is None:
-            vectors = encoder.encode(texts)  # the embedding cache keeps them for the next time
-        self.vectors = vectors.astype(np.float16).astype(np.float32)  # (N, D), as shipped
+            vectors = self.encoder.encode(phrases()[0])  # the embedding cache keeps them for the next time
+        return vectors.astype(np.float16).astype(np.float32)
 
     def scores(self, texts: Sequence[str]) -> np.ndarray:
         """(B, 60) per action: the mean cosine similarity of its `TOP` phrases most similar to each text."""

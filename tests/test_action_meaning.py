@@ -109,6 +109,9 @@ def test_the_shipped_phrase_vectors_are_current_and_used_without_loading_the_enc
     assert vectors is not None, "assets/action-phrases/minilm.npz is out of date: see its README"
     assert vectors.shape == (len(texts), encoder.dim)
     built = action_meaning.ActionMeaning(encoder)
+    assert built.actions("a person jumps, then waves") == [action_id("jump"), action_id("wave")]
+    assert "vectors" not in vars(built)  # words named every part: the phrases were not needed
+    assert built.vectors.shape == vectors.shape
     assert encoder.load_count == 0  # read from the shipped file
     fresh = encoder.encode(texts[::97])
     np.testing.assert_allclose(built.vectors[::97], fresh, atol=2e-3)
