@@ -65,13 +65,9 @@ _NOT_A_PART = frozenset({
 })  # fmt: skip
 
 
+@functools.lru_cache(maxsize=1)
 def phrases() -> tuple[list[str], np.ndarray]:
     """Every vocabulary phrase as a sentence after `SUBJECT`, and its action id (N,)."""
-    return _phrases()
-
-
-@functools.lru_cache(maxsize=1)
-def _phrases() -> tuple[list[str], np.ndarray]:
     texts: list[str] = []
     labels: list[int] = []
     for action, name in enumerate(ACTIONS):
