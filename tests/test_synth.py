@@ -210,3 +210,25 @@ def test_action_table_is_consistent():
         assert spec.id == action_id(spec.name)
         assert spec.views and set(spec.views) <= {"side", "front"}
         assert spec.words and all(w == w.strip().lower() for w in spec.words)
+
+
+@pytest.mark.parametrize("action", ["walk", "jog", "run", "sprint", "walk_backward"])
+def test_a_short_gait_still_reaches_its_speed(action):
+    # However short the wish, a gait lasts until the pelvis has kept its full speed for a stride: a
+    # "run" of 1.5 s used to ramp up and down again and travel a few centimetres.
+    m = synthesize(_plan(action, "earth", 1, seconds=0.5))
+    speed = abs(m.source["actions"][0]["speed_m_s"])
+    v = np.abs(np.gradient(m.joints[:, J["pelvis"], 0])) * m.fps
+    assert np.count_nonzero(v > 0.95 * speed) > 0.4 * m.fps  # at full speed for most of a stride
+    assert abs(m.joints[-1, J["pelvis"], 0] - m.joints[0, J["pelvis"], 0]) > 1.0
+
+
+def test_a_chain_ends_before_a_gait_that_has_no_room_to_get_going():
+    # Underwater a run needs most of the clip to reach its speed: after a long first action it is
+    # left out, not labelled on a shuffle.
+    plan = ClipPlan(
+        0, 0, "underwater", "side", 1, "neutral", ("idle", "run"), (7.0, 3.0), "stand", "follow", 4
+    )
+    m = synthesize(plan)
+    assert [a["name"] for a in m.source["actions"]] == ["idle"]
+    assert (m.actions == action_id("idle")).all()

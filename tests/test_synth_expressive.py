@@ -239,8 +239,11 @@ def test_chains_with_walking_and_standing(action):
         assert set(m.actions.tolist()) == {action_id(first), spec.id, action_id("idle")}
         check = summarize([check_clip(m)])
         assert check.passed, check.failures
-        # No pops where the actions meet: no joint moves faster than a fast gesture.
-        assert np.linalg.norm(np.diff(m.joints, axis=0), axis=-1).max() * m.fps < 9.0
+        # No pops where the actions meet: no joint moves faster than a fast gesture there (a fast
+        # walk's swinging ankle may, mid-stride).
+        speed = np.linalg.norm(np.diff(m.joints, axis=0), axis=-1).max(axis=1) * m.fps  # (T − 1,)
+        for change in np.flatnonzero(np.diff(m.actions)):
+            assert speed[max(change - 5, 0) : change + 5].max() < 9.0
 
 
 @pytest.mark.parametrize("action", ACTIONS)

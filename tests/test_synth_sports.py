@@ -82,17 +82,21 @@ def test_each_action_is_physical_labelled_and_named_in_every_environment(action)
 def test_each_action_chains_with_walking_and_standing(action):
     spec = ACTION_BY_NAME[action]
     before = "walk" if spec.views[0] == "side" else "idle"
-    m = synthesize(_plan(action, seed=5, seconds=2.0, actions=(before, action, "idle")))
-    _assert_physical([m])
-    labels = [ACTION_BY_NAME[a].id for a in (before, action, "idle")]
-    runs = [int(a) for k, a in enumerate(m.actions) if k == 0 or a != m.actions[k - 1]]
-    assert runs == labels
-    # No pops where the actions meet: the pelvis moves less than 10 cm a frame, and around each change
-    # of label no joint's velocity jumps by more than 0.2 m/frame between two frames (≈ 125 m/s²).
-    assert np.linalg.norm(np.diff(m.joints[:, J["pelvis"]], axis=0), axis=-1).max() < 0.1
-    jerk = np.linalg.norm(np.diff(m.joints, 2, axis=0), axis=-1).max(axis=1)  # (T − 2,) m per frame²
-    for change in np.flatnonzero(np.diff(m.actions)):
-        assert jerk[max(change - 5, 0) : change + 5].max() < 0.2
+    # Two chains, not one of three: a walk lasts until it has reached its speed (about 3 s), and a
+    # long action such as lift (about 6 s) then leaves too little of the 10 s clip for a third.
+    for chain in ((before, action), (action, "idle")):
+        m = synthesize(_plan(action, seed=5, seconds=2.0, actions=chain))
+        _assert_physical([m])
+        runs = [int(a) for k, a in enumerate(m.actions) if k == 0 or a != m.actions[k - 1]]
+        assert runs == [ACTION_BY_NAME[a].id for a in chain]
+        # No pops where the actions meet: the pelvis moves less than 10 cm a frame, and around each
+        # change of label no joint's velocity jumps by more than 0.2 m/frame between two frames.
+        # (A jump shot's take-off may move the pelvis faster, away from the seam.)
+        step = np.linalg.norm(np.diff(m.joints[:, J["pelvis"]], axis=0), axis=-1)  # (T − 1,) m/frame
+        jerk = np.linalg.norm(np.diff(m.joints, 2, axis=0), axis=-1).max(axis=1)  # (T − 2,) m/frame²
+        for change in np.flatnonzero(np.diff(m.actions)):
+            assert step[max(change - 5, 0) : change + 5].max() < 0.1
+            assert jerk[max(change - 5, 0) : change + 5].max() < 0.2
 
 
 def _forward(m, joint: str, frames=slice(None)) -> np.ndarray:

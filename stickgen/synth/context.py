@@ -86,6 +86,9 @@ class ActionOutput:
     track: Track
     params: dict[str, Any] = field(default_factory=dict)
     end_state: str = "stand"
+    # The clip's frame budget cut the action before it could show what it is (a run that never gets
+    # going): the sampler ends a chain before such an action rather than label a shuffle with its name.
+    cut_short: bool = False
 
 
 def speed_word(value: float, low: float, high: float) -> str | None:

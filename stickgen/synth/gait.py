@@ -64,6 +64,29 @@ class GaitResult:
     steps: int  # number of swings
 
 
+def speed_ramp(gait: Gait, leg: float) -> float:
+    """Seconds the pelvis takes to reach the gait's speed from standing (and to stop again).
+
+    Gait initiation and termination take at least two steps each, longer when steps are slow or fast:
+    the pelvis must not pass the foot left behind by more than a third of a leg before that foot's
+    first swing (a smoothstep ramp of length R covers v·R·(s³ − s⁴/2) in its first s·R)."""
+    ramp_time = 2.0 * gait.step_time
+    for _ in range(12):
+        s = min(1.25 * gait.step_time / ramp_time, 1.0)
+        if abs(gait.speed) * ramp_time * (s**3 - 0.5 * s**4) <= leg / 3.0:
+            break
+        ramp_time *= 1.2
+    return ramp_time
+
+
+def cruising_duration(gait: Gait, leg: float, strides: float = 1.0) -> float:
+    """Seconds a gait track needs to reach full speed, keep it for `strides` strides (two steps each)
+    and stop: a shorter track ramps up and down again without reaching its speed, and a "run" of
+    1.5 s then travels a few centimetres."""
+    # `gait_track` stops the pelvis up to a step before the end of its steps, hence one step more.
+    return START + 2.0 * speed_ramp(gait, leg) + (2.0 * strides + 1.0) * gait.step_time + SETTLE
+
+
 def gait_track(
     base: Track, body: Body, world: World, gait: Gait, lead: int, rng: np.random.Generator, fps: float
 ) -> GaitResult:
@@ -86,15 +109,7 @@ def gait_track(
 
     # Pelvis x: speed ramps up over the first step and down over the last, integrated on a fine grid.
     grid = np.linspace(0.0, max(total, stop) + 1.0, 4000)
-    # Gait initiation and termination take at least two steps each, longer when steps are slow: the
-    # pelvis must not pass the foot left behind by more than a third of a leg before that foot's
-    # first swing (a smoothstep ramp of length R covers v·R·(s³ − s⁴/2) in its first s·R).
-    ramp_time = 2.0 * gait.step_time
-    for _ in range(12):
-        s = min(1.25 * gait.step_time / ramp_time, 1.0)
-        if abs(gait.speed) * ramp_time * (s**3 - 0.5 * s**4) <= body.leg / 3.0:
-            break
-        ramp_time *= 1.2
+    ramp_time = speed_ramp(gait, body.leg)
     ramp = smoothstep((grid - start + 0.25 * gait.step_time) / ramp_time)
     ramp = ramp * smoothstep((stop - grid) / ramp_time)
     grid_x = np.concatenate([[0.0], np.cumsum((ramp[1:] + ramp[:-1]) * 0.5 * np.diff(grid))]) * gait.speed
@@ -163,7 +178,7 @@ def _within_reach(ankles, swinging, track, body):
     hips = hip_positions(track.root, track.spine[:, 0], body)
     reach = body.leg * 0.995
     dx = np.minimum(np.abs(ankles[..., 0] - hips[..., 0]), reach)
-    lowest = hips[..., 1] - np.sqrt(reach**2 - dx**2)
+    lowest = hips[..., 1] - np.sqrt(np.maximum(reach**2 - dx**2, 0.0))  # dx = reach may round below 0
     out = ankles.copy()
     out[..., 1] = np.where(swinging, np.maximum(ankles[..., 1], lowest), ankles[..., 1])
     return out

@@ -107,6 +107,8 @@ def synthesize(plan: ClipPlan) -> Motion:
         ctx = ActionContext(rng, body, world, clip_style, plan.view, state, plan.seconds[k],
                             max(budget - reserve, 30))  # fmt: skip
         out = spec.generate(ctx)
+        if k and out.cut_short:
+            break
         tracks.append(out.track)
         direction = int(np.sign(out.params.get("travel", 0))) * plan.facing
         said.append(Said(spec.words, out.params, direction, spec.descriptions))

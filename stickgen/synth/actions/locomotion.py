@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from stickgen.synth.context import ActionContext, ActionOutput, speed_word
-from stickgen.synth.gait import Gait, gait_track
+from stickgen.synth.gait import Gait, cruising_duration, gait_track
 from stickgen.synth.kinematics import LEFT, RIGHT, leg_ik, standing_ankles
 from stickgen.synth.physics import World
 
@@ -53,9 +53,11 @@ def _locomote(
 ) -> ActionOutput:
     """Run a gait for the requested time and add the torso lean and the counter-swinging arms."""
     gait = _adapt(gait, ctx.world, ctx.body.leg, ctx.rng)
-    # Long enough for at least two steps; only the clip's frame budget may cut it (and then the
-    # sampler ends the clip with this action rather than blending out of a stride).
-    n = ctx.frames(max(ctx.seconds, MIN_GAIT_SECONDS, gait.min_duration + 0.1))
+    # Long enough to reach the gait's speed and keep it for a stride (a walk or run that never gets
+    # going teaches that "runs" means a shuffle); only the clip's frame budget may cut it (and then
+    # the sampler ends the clip with this action rather than blending out of a stride).
+    least = cruising_duration(gait, ctx.body.leg)
+    n = ctx.frames(max(ctx.seconds, MIN_GAIT_SECONDS, gait.min_duration + 0.1, least))
     base = ctx.standing(n)
     spine = base.spine.copy()
     lean_now = lean * ctx.style.amplitude**0.5
@@ -76,7 +78,7 @@ def _locomote(
     if ctx.world.name in ("ice", "underwater") or ctx.world.floats:
         arms[..., 0] += 0.5 + 0.1 * np.sin(np.arange(n)[:, None] * 0.4 + np.array([0.0, 1.5]))
     params = {**params, "steps": result.steps}
-    return ActionOutput(track.with_(arms=arms), params)
+    return ActionOutput(track.with_(arms=arms), params, cut_short=least * ctx.fps > ctx.max_frames)
 
 
 def walk(ctx: ActionContext) -> ActionOutput:
