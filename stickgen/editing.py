@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -32,12 +32,14 @@ import numpy as np
 import torch
 
 from stickgen import figure as fg
+from stickgen.action_words import direction_in_text
 from stickgen.clip_ops import resample
 from stickgen.errors import StickgenError
 from stickgen.generation import (
     DEFAULT_PLAN,
     FPS,
     MIN_SECONDS,
+    MIN_TRAVEL,
     PLANS,
     default_seconds,
     environment_from_text,
@@ -60,6 +62,7 @@ FADE_FRAMES = 8  # new frames over which the clean-up eases in after (or before)
 BLEND_FRAMES = 12  # new frames that the sampler pulls towards the pose at a seam, less and less
 MAX_STORY_SECONDS = 600.0  # a story (or a continuation) is at most 10 minutes long
 MAX_SEGMENT_SECONDS = 120.0  # one segment of a story (or --seconds with --then, --after, ...)
+DIRECTION_TRIES = 3  # samples of a window whose text names a direction, until one travels that way
 
 # The joints each part regenerates. A part with the pelvis also regenerates the pelvis's path (its
 # height and travel), so the joints it keeps are kept relative to the pelvis; every other part keeps
@@ -343,6 +346,7 @@ def _continue(
     for i, segment in enumerate(segments):
         frames = int(round(segment.seconds * FPS))
         timeline = engine.timeline(segment.text, frames)
+        direction = direction_in_text(segment.text)
         closing = end is not None and i == len(segments) - 1
         done = 0
         while done < frames:
@@ -352,11 +356,12 @@ def _continue(
                 take = (frames - done) // 2
             final = closing and done + take == frames
             chained = done == 0 and joints is not None and previous not in (None, segment.text)
-            new = _extend(
-                engine, f"{previous}, then {segment.text}" if chained else segment.text,
+            window = functools.partial(
+                _extend, engine, f"{previous}, then {segment.text}" if chained else segment.text,
                 timeline[done : done + take], before=None if joints is None else (joints, actions),
                 after=(end.joints, end.actions) if final else None,
             )  # fmt: skip
+            new = _towards(direction, joints, window)
             new_actions = timeline[done : done + take]
             if final:
                 new_actions = np.concatenate([new_actions, end.actions[:1]])
@@ -365,6 +370,25 @@ def _continue(
             done += take
         previous = segment.text
     return joints, actions
+
+
+def _towards(direction: int, before: np.ndarray | None, window: Callable[[], np.ndarray]) -> np.ndarray:
+    """The joints `window()` samples; where the text names a `direction` (+1 right, −1 left) and they
+    travel the other way (more than MIN_TRAVEL, from `before`'s last pelvis or their own first), up to
+    DIRECTION_TRIES samples, keeping the one that goes furthest the named way. `generate` mirrors a
+    clip that goes the wrong way instead, but a window that follows kept frames cannot be mirrored."""
+
+    def travel(joints: np.ndarray) -> float:
+        start = (joints if before is None else before)[0 if before is None else -1, J["pelvis"], 0]
+        return direction * float(joints[-1, J["pelvis"], 0] - start)
+
+    best = window()
+    for _ in range(DIRECTION_TRIES - 1):
+        if direction == 0 or travel(best) >= -MIN_TRAVEL:
+            break
+        other = window()
+        best = other if travel(other) > travel(best) else best
+    return best
 
 
 def _environment(prompts: Sequence[str], fallback: Motion | None = None) -> str:

@@ -94,6 +94,27 @@ def test_rebuilding_a_part_keeps_the_other_joints_and_every_bone():
         assert np.allclose(fg.clavicle_lengths(out), fg.clavicle_lengths(clip.joints), atol=1e-9)
 
 
+def test_a_segment_that_names_a_direction_is_sampled_again_until_it_goes_that_way():
+    def walker(*travels):  # windows whose pelvis travels these distances from x = 1, one per call
+        calls = iter(travels)
+
+        def window():
+            joints = np.zeros((10, fg.NUM_JOINTS, 2))
+            joints[..., 0] = 1.0 + np.linspace(0.0, next(calls), 10)[:, None]
+            return joints
+
+        return window
+
+    before = np.ones((5, fg.NUM_JOINTS, 2))
+    left = editing._towards(-1, before, walker(1.0, 0.5, -0.8))  # right, right, then left: taken
+    assert left[-1, 0, 0] == pytest.approx(0.2)
+    best = editing._towards(-1, before, walker(1.0, 0.5, 0.7))  # never left: the least wrong one
+    assert best[-1, 0, 0] == pytest.approx(1.5)
+    once = walker(1.0)  # no direction named, or the first goes the named way: sampled once
+    assert editing._towards(0, before, once)[-1, 0, 0] == pytest.approx(2.0)
+    assert editing._towards(1, None, walker(1.0, 5.0))[-1, 0, 0] == pytest.approx(2.0)
+
+
 def test_a_story_file_has_durations_defaults_and_comments():
     text = "# my story\n4 a person walks forward   # first\n\n2.5s a person jumps\na person sits down\n"
     segments = editing.parse_story(text)
