@@ -298,7 +298,8 @@ def test_the_cli_continues_edits_and_tells_stories(tmp_path, monkeypatch, capsys
                                   "--seconds", "2", "-o", "more.npz")  # fmt: skip
     assert (code, out.strip(), err) == (0, "more.npz", "")
     more = load_motion("more.npz")
-    assert np.abs(more.joints[: walk.num_frames] - walk.joints).max() <= MM and more.num_frames == 125
+    assert np.abs(more.joints[: walk.num_frames] - walk.joints).max() <= MM
+    assert more.num_frames == walk.num_frames + 50
     edit = ["edit", "walk.npz", "a person waves", "--part", "right_arm", "--from", "0.5", "-o", "wave.gif"]
     code, out, _ = stickgen_cli(monkeypatch, capsys, *edit)
     assert code == 0 and out.strip() == "wave.gif"
