@@ -517,6 +517,18 @@ def test_a_result_continues_from_where_it_ends(client, walk):
     assert gif_frames(client.get(answer.json()["files"]["gif"]).content)
 
 
+def test_a_grids_second_sample_is_the_one_continued_when_asked(client):
+    grid = client.post("/api/generate", json={"text": "a person waves", "seconds": 1.5, "n": 2, **QUICK})
+    assert grid.status_code == 200, grid.text
+    body = {"id": grid.json()["id"], "text": "a person jumps", "seconds": 1.0, "sample": 2, **QUICK}
+    answer = client.post("/api/continue", json=body)
+    assert answer.status_code == 200, answer.text
+    first, second = result_motion(client, grid.json(), 0), result_motion(client, grid.json(), 1)
+    after = result_motion(client, answer.json())
+    np.testing.assert_allclose(after.joints[: second.num_frames], second.joints, atol=1e-3)
+    assert np.abs(after.joints[: first.num_frames] - first.joints).max() > 0.01
+
+
 def test_a_part_of_a_result_is_redone_and_the_rest_kept(client, walk):
     from stickgen.editing import part_joints
 

@@ -153,8 +153,21 @@ def test_continue_edit_and_tell_a_story_on_the_page(page):
     page.click("#edit-part")
     page.wait_for_selector("#error:not([hidden])")
     assert "not inside" in page.inner_text("#error")
+    page.fill("#change-text", "")
+    page.select_option("#n", "2")  # a grid of two: the change form asks which sample
+    page.fill("#prompt", "a person waves")
+    page.click("#generate")
+    wait_for_result(4)
+    assert page.is_visible("#change-sample") and page.locator("#change-sample option").count() == 2
+    page.select_option("#change-sample", "2")
+    page.fill("#change-text", "a person jumps")
+    with page.expect_request("**/api/continue") as request:
+        page.click("#continue")
+    assert request.value.post_data_json["sample"] == 2
+    wait_for_result(5)
+    assert page.is_hidden("#change-sample-label")  # the continued clip is one sample
     page.click("#story-box summary")
     page.fill("#story", "1 a person walks\n1 a person jumps")
     page.click("#tell")
-    wait_for_result(4)
+    wait_for_result(6)
     assert gif_frames_of_current() == 50

@@ -98,6 +98,7 @@ function changeCurrent(kind) {
   const current = $("result").result;
   const number = (id) => ($(id).value.trim() === "" ? null : Number($(id).value));
   const fields = { id: current.id, text: $("change-text").value };
+  if (current.n > 1) fields.sample = Number($("change-sample").value);
   if (kind === "continue") {
     if (number("change-seconds") !== null) fields.seconds = number("change-seconds");
     return run("/api/continue", changeBody(fields), $("continue"));
@@ -181,6 +182,9 @@ function show(result) {
   $("animation").alt = `Stick figure: ${result.text}`;
   $("caption").textContent = describe(result);
   $("downloads").replaceWith(Object.assign(downloadLinks(result), { id: "downloads" }));
+  const samples = Array.from({ length: result.n || 1 }, (_, k) => option(String(k + 1), `#${k + 1}`));
+  $("change-sample").replaceChildren(...samples);
+  $("change-sample-label").hidden = !(result.n > 1);
   renderHistory(result);
 }
 
