@@ -102,17 +102,17 @@ def main() -> None:
 
     walks = [walk(seed) for seed in seeds]
     for name, text, a_s, b_s in EDITS:
-        a, b = int(a_s * 25), int(b_s * 25)
         edited = editing.part_joints(name)
         others = [j for j in range(16) if j not in edited]
         frame = relative if J["pelvis"] in edited else np.asarray  # kept relative to a moving pelvis
         label = "waves" if "waves" in text else "kicks"
-        kept, ratios, hits, started = [], [], 0, time.perf_counter()
-        # The control: the rule on the unedited walk, across the same span edges and joints. A span
-        # edge in the middle of a stride may fail it with no edit at all.
-        control = sum(float(np.divide(*detectors.seam_speed(w.joints, [a, b], edited))) <= 1.0 for w in walks)
+        kept, ratios, hits, control, started = [], [], 0, 0, time.perf_counter()
         for seed, clip in zip(seeds, walks, strict=True):
             out = editing.edit_motion(clip, text, part=name, start=a_s, stop=b_s, seed=seed, **options)
+            # the span's edges as the edit moved them (inward, to where the part moves slowest)
+            a, b = (round(out.source["edited"][key] * 25) for key in ("from", "to"))
+            # The control: the rule on the unedited walk, across the same edges and joints.
+            control += float(np.divide(*detectors.seam_speed(clip.joints, [a, b], edited))) <= 1.0
             outside = np.r_[0:a, b : clip.num_frames]
             joints = np.abs(frame(out.joints)[:, others] - frame(clip.joints)[:, others]).max()
             frames = np.abs(out.joints[outside] - clip.joints[outside]).max()

@@ -280,7 +280,10 @@ def edit(
     start: Annotated[
         float | None,
         typer.Option(
-            "--from", help="Start of the edited span, s (default: the clip's start).", show_default=False
+            "--from",
+            help="Start of the edited span, s (default: the clip's start); each edge may move up to "
+            "0.2 s inward, to where the part moves slowest.",
+            show_default=False,
         ),
     ] = None,
     stop: Annotated[

@@ -63,6 +63,7 @@ BLEND_FRAMES = 12  # new frames that the sampler pulls towards the pose at a sea
 MAX_STORY_SECONDS = 600.0  # a story (or a continuation) is at most 10 minutes long
 MAX_SEGMENT_SECONDS = 120.0  # one segment of a story (or --seconds with --then, --after, ...)
 DIRECTION_TRIES = 3  # samples of a window whose text names a direction, until one travels that way
+EDGE_SEARCH_FRAMES = 5  # an edit's span edge may move inward this far, to where the part moves slowest
 
 # The joints each part regenerates. A part with the pelvis also regenerates the pelvis's path (its
 # height and travel), so the joints it keeps are kept relative to the pelvis; every other part keeps
@@ -579,7 +580,7 @@ def edit_motion(clip: Motion, text: str, *, part: str, start: float | None = Non
     prompt = check_prompt(text)
     edited = part_joints(part)
     clip = _canonical(clip)
-    a, b = _span(clip, start, stop)
+    a, b = _calm_edges(clip.joints, *_span(clip, start, stop), edited)
     engine = _engine(options)
     context = int(round(CONTEXT_SECONDS * FPS))
     timeline = engine.timeline(prompt, b - a)
@@ -621,6 +622,19 @@ def edit_motion(clip: Motion, text: str, *, part: str, start: float | None = Non
     return clip.replace(joints=result, actions=actions, texts=texts, camera=None,
                         source={"edited": {"part": part, "from": a / FPS, "to": b / FPS, "text": prompt,
                                            "seed": engine.seed}, "original": clip.source})  # fmt: skip
+
+
+def _calm_edges(joints: np.ndarray, a: int, b: int, edited: Sequence[int]) -> tuple[int, int]:
+    """The span a..b moved inward by up to EDGE_SEARCH_FRAMES at each end that the clip does not
+    start or end, to the frame where the edited joints move slowest in the clip: an edit that begins
+    mid-stride must carry on the swing it cuts into, a jump of speed at the seam."""
+    speed = np.linalg.norm(np.diff(joints[:, list(edited)], axis=0), axis=-1).max(axis=1)  # step f-1 → f
+    room = max(0, (b - a - 2) // 2)
+    if a > 0:
+        a = min(range(a, a + min(EDGE_SEARCH_FRAMES, room) + 1), key=lambda f: (speed[f - 1], f - a))
+    if b < len(joints):
+        b = min(range(b - min(EDGE_SEARCH_FRAMES, room), b + 1), key=lambda f: (speed[f - 1], b - f))
+    return a, b
 
 
 def _soft_edges(known: np.ndarray, lo: int, hi: int, *, left: bool, right: bool) -> None:
