@@ -380,8 +380,8 @@ def _towards(direction: int, before: np.ndarray | None, window: Callable[[], np.
     clip that goes the wrong way instead, but a window that follows kept frames cannot be mirrored."""
 
     def travel(joints: np.ndarray) -> float:
-        start = (joints if before is None else before)[0 if before is None else -1, J["pelvis"], 0]
-        return direction * float(joints[-1, J["pelvis"], 0] - start)
+        start = joints[0] if before is None else before[-1]
+        return direction * float(joints[-1, J["pelvis"], 0] - start[J["pelvis"], 0])
 
     best = window()
     for _ in range(DIRECTION_TRIES - 1):

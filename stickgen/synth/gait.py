@@ -79,12 +79,12 @@ def speed_ramp(gait: Gait, leg: float) -> float:
     return ramp_time
 
 
-def cruising_duration(gait: Gait, leg: float, strides: float = 1.0) -> float:
-    """Seconds a gait track needs to reach full speed, keep it for `strides` strides (two steps each)
-    and stop: a shorter track ramps up and down again without reaching its speed, and a "run" of
-    1.5 s then travels a few centimetres."""
+def cruising_duration(gait: Gait, leg: float) -> float:
+    """Seconds a gait track needs to reach full speed, keep it for a stride (two steps) and stop: a
+    shorter track ramps up and down again without reaching its speed, and a "run" of 1.5 s then
+    travels a few centimetres."""
     # `gait_track` stops the pelvis up to a step before the end of its steps, hence one step more.
-    return START + 2.0 * speed_ramp(gait, leg) + (2.0 * strides + 1.0) * gait.step_time + SETTLE
+    return START + 2.0 * speed_ramp(gait, leg) + 3.0 * gait.step_time + SETTLE
 
 
 def gait_track(

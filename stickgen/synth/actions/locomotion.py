@@ -9,8 +9,6 @@ from stickgen.synth.gait import Gait, cruising_duration, gait_track
 from stickgen.synth.kinematics import LEFT, RIGHT, leg_ik, standing_ankles
 from stickgen.synth.physics import World
 
-MIN_GAIT_SECONDS = 1.6
-
 
 def _adapt(gait: Gait, world: World, leg: float, rng: np.random.Generator) -> Gait:
     """The environment's effect on a gait: careful short steps on ice, high steps in snow, wind."""
@@ -56,8 +54,9 @@ def _locomote(
     # Long enough to reach the gait's speed and keep it for a stride (a walk or run that never gets
     # going teaches that "runs" means a shuffle); only the clip's frame budget may cut it (and then
     # the sampler ends the clip with this action rather than blending out of a stride).
+    # (That is always longer than the two steps `gait.min_duration` asks for.)
     least = cruising_duration(gait, ctx.body.leg)
-    n = ctx.frames(max(ctx.seconds, MIN_GAIT_SECONDS, gait.min_duration + 0.1, least))
+    n = ctx.frames(max(ctx.seconds, least))
     base = ctx.standing(n)
     spine = base.spine.copy()
     lean_now = lean * ctx.style.amplitude**0.5
