@@ -169,6 +169,15 @@ def generate(
             "else the actions the prompt means, else model) or none (the text alone).",
         ),
     ] = "auto",
+    candidates: Annotated[
+        int | None,
+        typer.Option(
+            help="Motions drawn for each one kept, 1–16: the one whose planned actions the network "
+            "recognises best is kept (default: as many as fit in the time of one 10 s clip: 3 for a 3 s "
+            "clip, 2 for 5 s, 1 from 5.1 s).",
+            show_default=False,
+        ),
+    ] = None,
     then: Annotated[
         list[str] | None,
         typer.Option(
@@ -203,8 +212,10 @@ def generate(
 
     paths = output_paths(text, output, n)  # checked before any work, so a bad path fails at once
     if then or after is not None or start is not None or end is not None:
-        if n != 1 or actions is not None:
-            raise StickgenError("-n and --actions cannot be combined with --then, --after, --start or --end.")
+        if n != 1 or actions is not None or candidates is not None:
+            raise StickgenError(
+                "-n, --actions and --candidates cannot be combined with --then, --after, --start or --end."
+            )
         _camera_mode(camera)
         from stickgen.editing import compose, load_clip
 
@@ -229,6 +240,7 @@ def generate(
     motions = generate_batch(
         text, n, seed=seed, seconds=seconds, checkpoint=checkpoint, guidance=guidance, steps=steps,
         actions=actions, camera=camera, environment=environment, device=device, plan=plan,
+        candidates=candidates,
     )  # fmt: skip
     if len(paths) == 1 and n > 1:
         captions = [f"{motions[0].texts[0]} (seed {seed}, #{k + 1})" for k in range(n)]

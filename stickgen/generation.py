@@ -51,7 +51,7 @@ from stickgen.labels import environment_vector
 from stickgen.motion import Motion
 from stickgen.postprocess import clean_up
 from stickgen.ranges import check_range, check_sampling, check_seed
-from stickgen.sampling import Solver, plan_actions, sample
+from stickgen.sampling import Solver, keep_best, plan_actions, plan_agreement, sample
 
 if TYPE_CHECKING:
     from stickgen.text import TextEncoder
@@ -83,6 +83,7 @@ def generate_motions(
     steps: int = 20,
     guidance: float = 2.5,
     solver: Solver = "euler",
+    candidates: int | None = None,
 ) -> list[Motion]:
     """One clean `Motion` per prompt, sampled together in one batch.
 
@@ -90,12 +91,13 @@ def generate_motions(
     mean, std: (52,) the model's feature statistics. seed: the noise seed; the same seed and prompts
     give the same motions. actions: per-frame action ids (−1 = unknown), (T,) shared by all prompts or
     (B, T) one row per prompt; it sets the number of frames. plan: how prompts without `actions` get
-    a timeline (see `PLANS`). The environment of each Motion is the one its prompt names (earth when
-    it names none).
+    a timeline (see `PLANS`). candidates: motions drawn per result, the clearest kept (see
+    `generate_requests`). The environment of each Motion is the one its prompt names (earth when it
+    names none).
     """
     return generate_requests(
         model, [Request(tuple(prompts), seed, actions)], encoder=encoder, mean=mean, std=std,
-        seconds=seconds, plan=plan, steps=steps, guidance=guidance, solver=solver,
+        seconds=seconds, plan=plan, steps=steps, guidance=guidance, solver=solver, candidates=candidates,
     )[0]  # fmt: skip
 
 
@@ -111,12 +113,18 @@ def generate_requests(
     steps: int = 20,
     guidance: float = 2.5,
     solver: Solver = "euler",
+    candidates: int | None = None,
 ) -> list[list[Motion]]:
     """The motions of several `generate_motions` calls (same length and settings), sampled in one batch.
 
     Each request's noise is drawn from its own seed, in the order its own call would draw it (the
     plan's, then the sampler's), so each gets the motions it would get alone, up to float rounding:
     the web studio batches the requests that queue up while one runs.
+
+    candidates: how many motions to draw for each one returned, keeping the one in which the model
+    recognises its planned actions best (`sampling.plan_agreement`); None = `candidates_for(frames)`.
+    The first candidate is the motion a single draw gives; the others' noise comes after it from the
+    same seed. Motions without an action timeline are drawn once.
     """
     from stickgen.text import TextEncoder
 
@@ -131,9 +139,10 @@ def generate_requests(
     prompts = [prompt for r in requests for prompt in r.prompts]
     text_encoder = TextEncoder(encoder)
     text = torch.from_numpy(text_encoder.encode(prompts)).to(device)
-    timelines, noises, first = [], [], 0
+    timelines, noises, generators, first = [], [], [], 0
     for r in requests:
         generator = torch.Generator().manual_seed(r.seed)
+        generators.append(generator)
         rows = slice(first, first + len(r.prompts))
         first = rows.stop
         if r.actions is not None:
@@ -145,10 +154,19 @@ def generate_requests(
         noises.append(torch.randn((len(r.prompts), frames, fg.FEATURE_DIM), generator=generator))
     all_timelines = np.concatenate(timelines)
     action_tensor = None if (all_timelines < 0).all() else torch.as_tensor(all_timelines, device=device)
+    count = 1 if action_tensor is None else candidates_for(frames) if candidates is None else candidates
+    check_range("candidates", count, 1, MAX_CANDIDATES)
+    for _ in range(count - 1):  # each request's further candidates, drawn after its first
+        noises += [torch.randn((len(r.prompts), frames, fg.FEATURE_DIM), generator=g)
+                   for r, g in zip(requests, generators, strict=True)]  # fmt: skip
+    batch = len(prompts)
     out = sample(
-        model, frames=frames, batch=len(prompts), text=text, actions=action_tensor, steps=steps,
+        model, frames=frames, batch=batch * count, text=text.repeat(count, 1),
+        actions=None if action_tensor is None else action_tensor.repeat(count, 1), steps=steps,
         guidance=guidance, solver=solver, noise=torch.cat(noises),
     )  # fmt: skip
+    if count > 1:
+        out = keep_best(out, plan_agreement(model, out.features(), action_tensor.repeat(count, 1)), count)
     x = torch.cat([out.pose, out.position, out.velocity], dim=-1).float().cpu().numpy()
     feats = horizontal_from_velocity(x * std + mean)  # (B, T, 52)
     contacts = torch.sigmoid(out.physics[..., 4:]).float().cpu().numpy() > 0.5  # (B, T, 2)
@@ -167,7 +185,8 @@ def generate_requests(
                     texts=[prompt],
                     actions=action_ids[b] if (timeline < 0).all() else timeline[k].copy(),
                     environment=environment_vector(environment_from_text(prompt)),
-                    source={"generator": "stickgen", "seed": r.seed, "steps": steps, "guidance": guidance},
+                    source={"generator": "stickgen", "seed": r.seed, "steps": steps, "guidance": guidance,
+                            "candidates": count},
                 )  # fmt: skip
             )
             b += 1
@@ -184,6 +203,17 @@ def generate_requests(
 # - "none": no timeline, the text alone.
 PLANS = ("auto", "words", "model", "none")
 DEFAULT_PLAN = "auto"
+
+# `generate` draws as many candidates of a motion as fit in the frames of one 10 s clip (the sampler's
+# cost grows with the frames it draws): 3 for a 3 s clip, 2 for 5 s, 1 from 5.1 s. MAX_CANDIDATES
+# bounds an explicit choice.
+CANDIDATE_FRAMES = 250
+MAX_CANDIDATES = 16
+
+
+def candidates_for(frames: int) -> int:
+    """How many candidates `generate_requests` draws by default for a clip of `frames` frames."""
+    return max(1, min(MAX_CANDIDATES, CANDIDATE_FRAMES // max(1, frames)))
 
 
 def plan_timelines(
@@ -440,6 +470,7 @@ def check_request(
     plan: str = DEFAULT_PLAN,
     camera: str | None = None,
     environment: str | None = None,
+    candidates: int | None = None,
 ) -> tuple[str, float, np.ndarray | None]:
     """Every check of `generate_batch`, before any work, in its order: (prompt with the place phrase,
     seconds, per-frame action timeline of that length or None), or one `StickgenError` sentence.
@@ -454,6 +485,8 @@ def check_request(
     check_range("-n", n, 1, 64)
     check_sampling(steps, guidance)
     check_seed("--seed", seed)
+    if candidates is not None:
+        check_range("--candidates", candidates, 1, MAX_CANDIDATES)
     if plan not in PLANS:
         raise StickgenError(f"Unknown plan {plan!r}; use one of {', '.join(PLANS)}.")
     if camera is not None and camera.replace("-", "_") not in CAMERA_CHOICES:
@@ -483,19 +516,20 @@ def generate_batch(
     camera: str | None = None,
     environment: str | None = None,
     device: str = "auto",
+    candidates: int | None = None,
 ) -> list[Motion]:
     """`n` different motions for one prompt (one batch, one seed). See `generate` for the options."""
     from stickgen.synth.camera import camera_track
 
     prompt, seconds, timeline = check_request(
         text, n, seed=seed, seconds=seconds, guidance=guidance, steps=steps, actions=actions, plan=plan,
-        camera=camera, environment=environment,
+        camera=camera, environment=environment, candidates=candidates,
     )  # fmt: skip
     ckpt = load_generator_checkpoint(checkpoint, device)
     mean, std = ckpt.norm_mean.cpu().numpy(), ckpt.norm_std.cpu().numpy()
     motions = generate_motions(
         ckpt.model, [prompt] * n, encoder=ckpt.encoder["name"], mean=mean, std=std, seed=seed,
-        seconds=seconds, actions=timeline, plan=plan, steps=steps, guidance=guidance,
+        seconds=seconds, actions=timeline, plan=plan, steps=steps, guidance=guidance, candidates=candidates,
     )  # fmt: skip
     if camera is not None:
         mode = camera.replace("-", "_")
@@ -514,7 +548,9 @@ def generate(text: str, *, seed: int = 0, **options) -> Motion:
     a per-frame action timeline), plan (how a prompt without `actions` gets a timeline: auto, words,
     model or none; see `PLANS`), camera (static, follow, pan, zoom-in, zoom-out: the camera track of
     the result), environment (a place added to the prompt when it names none), device (auto, cpu,
-    cuda). The same seed gives the same motion.
+    cuda), candidates (motions drawn for each one returned, keeping the one whose planned actions the
+    model recognises best, 1–16; default `candidates_for`: as many as fit in one 10 s clip's frames).
+    The same seed gives the same motion.
     """
     return generate_batch(text, 1, seed=seed, **options)[0]
 

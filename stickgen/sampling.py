@@ -11,6 +11,11 @@ result, so the default of 20 Euler steps with guidance costs 41 network evaluati
 where the model has seen nothing but the text, gives per-frame action logits; their argmax, cleaned of
 flicker (`smooth_timeline`), is a per-frame action timeline for the sampler to follow. It reads
 paraphrases the way the network learned them, and orders the parts of a chained prompt in time.
+
+`plan_agreement` is the action head used as a judge: read on a finished clip at t = 1 with no text and
+no actions, it recognises the motion alone; the mean log-probability it gives the planned actions says
+how clearly a sample does what was planned, so `generate` can draw several candidates and keep the
+clearest (`generation.candidates_for`).
 """
 
 from __future__ import annotations
@@ -156,6 +161,37 @@ def plan_actions(
     ids = logits.argmax(dim=-1).cpu().numpy()  # (B, T)
     min_frames = max(1, int(round(min_seconds * fps)))
     return np.stack([smooth_timeline(row, min_frames) for row in ids])
+
+
+@torch.no_grad()
+def plan_agreement(model: StickFigureTransformer, features: torch.Tensor, actions: torch.Tensor) -> torch.Tensor:
+    """(B,) how surely the model recognises the planned actions in finished clips.
+
+    features: (B, T, 52) clean normalised features (`ModelOutput.features()` of `sample`); actions:
+    (B, T) long, −1 = unknown. The action head reads each clip at t = 1 with the text and the actions
+    left out (their nulls), so it judges the motion alone; the score is the mean log-probability of the
+    planned action over the frames that have one (0 for a clip with none).
+    """
+    device = next(model.parameters()).device
+    batch = features.shape[0]
+    out = model(features.to(device), torch.ones(batch, device=device))
+    logp = torch.log_softmax(out.action_logits.float(), dim=-1)  # (B, T, 60)
+    actions = actions.to(device)
+    known = actions >= 0
+    picked = logp.gather(-1, actions.clamp(min=0)[..., None])[..., 0]
+    return ((picked * known).sum(dim=1) / known.sum(dim=1).clamp(min=1)).cpu()
+
+
+def keep_best(out: ModelOutput, score: torch.Tensor, count: int) -> ModelOutput:
+    """The rows of `out` with the best `score` among each sample's `count` candidates.
+
+    out, score: `count` blocks of B rows each (candidate k of sample b is row k·B + b); returns B rows.
+    Ties keep the earliest candidate.
+    """
+    batch = score.shape[0] // count
+    best = score.view(count, batch).argmax(dim=0)
+    rows = (best * batch + torch.arange(batch)).to(out.pose.device)
+    return ModelOutput(*(head[rows] for head in out))
 
 
 def smooth_timeline(ids: np.ndarray, min_frames: int) -> np.ndarray:

@@ -95,6 +95,9 @@ def test_the_cli_writes_a_gif_that_decodes(tmp_path):
         ["generate", "a person jumps", "-o", "out.txt"],
         ["generate", "a person jumps", "--seed", "18446744073709551616"],
         ["generate", "a person jumps", "--seed", "-1"],
+        ["generate", "a person jumps", "--candidates", "0"],
+        ["generate", "a person jumps", "--candidates", "17"],
+        ["generate", "a person jumps", "--candidates", "2", "--then", "sits down"],
         ["generate", "a person jumps", "--guidance", "nan"],
         ["generate", "🏃🤸💃"],
         ["generate", "!!!???"],
@@ -172,7 +175,7 @@ def test_a_prompt_in_another_script_runs_with_a_one_line_warning(tmp_path):
 def test_generate_help_gives_the_ranges():
     result = run("generate", "--help", cwd=".")
     text = " ".join(result.stdout.split())
-    ranges = {"-n": "1–64", "--steps": "1–200", "--guidance": "0–20", "--seconds": "0.5–20"}
+    ranges = {"-n": "1–64", "--steps": "1–200", "--guidance": "0–20", "--seconds": "0.5–20", "--candidates": "1–16"}
     for option, spread in ranges.items():
         assert spread in text, (option, spread)
 
@@ -288,3 +291,34 @@ def test_edit_and_story_default_to_generates_plan():
 
     assert inspect.signature(cli.edit).parameters["plan"].default == DEFAULT_PLAN
     assert inspect.signature(cli.story).parameters["plan"].default == DEFAULT_PLAN
+
+
+def test_candidates_keep_the_first_draw_on_a_tie_and_the_judged_best_otherwise(monkeypatch):
+    from stickgen import generation
+
+    settings = dict(seed=7, seconds=1.0, steps=3)
+    first = stickgen.generate("a person jumps", candidates=1, **settings)
+    again = stickgen.generate("a person jumps", **settings)  # 25 frames: candidates_for gives 10
+    assert generation.candidates_for(25) == 10 and again.source["candidates"] == 10
+    seen = []
+
+    def judge(model, features, actions, prefer):
+        seen.append(features.shape[0])
+        score = torch.zeros(features.shape[0])
+        score[prefer] = 1.0
+        return score
+
+    monkeypatch.setattr(generation, "plan_agreement", lambda *a: judge(*a, prefer=0))
+    tie = stickgen.generate("a person jumps", candidates=3, **settings)
+    np.testing.assert_allclose(tie.joints, first.joints, atol=1e-5)
+    monkeypatch.setattr(generation, "plan_agreement", lambda *a: judge(*a, prefer=2))
+    other = stickgen.generate("a person jumps", candidates=3, **settings)
+    assert seen == [3, 3]
+    assert np.abs(other.joints - first.joints).max() > 0.01
+
+
+def test_the_default_candidates_fill_one_ten_second_clip():
+    from stickgen.generation import MAX_CANDIDATES, candidates_for
+
+    assert [candidates_for(f) for f in (75, 125, 126, 250, 500)] == [3, 2, 1, 1, 1]
+    assert candidates_for(5) == MAX_CANDIDATES

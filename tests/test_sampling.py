@@ -1,4 +1,5 @@
-"""The sampler's action planner: the action head read at pure noise, and the timeline it gives."""
+"""The sampler's action planner (the action head read at pure noise, and the timeline it gives) and
+its judge (the action head read on finished clips, choosing among candidates)."""
 
 import dataclasses
 
@@ -6,8 +7,8 @@ import numpy as np
 import pytest
 import torch
 
-from stickgen.model import N_ACTIONS, ModelConfig, StickFigureTransformer
-from stickgen.sampling import plan_actions, smooth_timeline
+from stickgen.model import FEATURE_DIM, N_ACTIONS, ModelConfig, ModelOutput, StickFigureTransformer
+from stickgen.sampling import keep_best, plan_actions, plan_agreement, smooth_timeline
 
 TEXT_DIM = 16
 
@@ -53,3 +54,29 @@ def test_the_same_seed_gives_the_same_plan(seed):
     b = plan_actions(model, frames=30, text=text, generator=torch.Generator().manual_seed(seed))
     assert np.array_equal(a, b)
     assert ((a >= 0) & (a < N_ACTIONS)).all()
+
+
+def test_the_judge_scores_the_planned_frames_by_the_action_heads_log_probability():
+    model = model_preferring(14)  # its action head names 14 with near certainty, whatever the clip
+    features = torch.randn(4, 10, FEATURE_DIM, generator=torch.Generator().manual_seed(0))
+    actions = torch.full((4, 10), -1)
+    actions[0] = 14  # all planned, right
+    actions[1] = 3  # all planned, wrong
+    actions[2, :5] = 14  # half planned, right; the unplanned half does not count
+    score = plan_agreement(model, features, actions)  # row 3: nothing planned
+    assert score.shape == (4,)
+    assert score[0] > -1e-3 and score[2] > -1e-3 and score[3] == 0
+    assert score[1] < -40
+
+
+def test_keep_best_takes_each_samples_best_candidate_and_the_first_of_a_tie():
+    batch, count = 2, 3
+    heads = {name: torch.arange(batch * count, dtype=torch.float32).view(-1, 1, 1).expand(-1, 4, width)
+             for name, width in (("pose", 48), ("position", 2), ("velocity", 2), ("action_logits", 60),
+                                 ("physics", 6))}  # fmt: skip
+    out = ModelOutput(**heads, environment=torch.arange(batch * count, dtype=torch.float32)[:, None])
+    # rows: candidate k of sample b is row k * batch + b
+    score = torch.tensor([0.0, 1.0, -2.0, 1.0, 5.0, 1.0])
+    best = keep_best(out, score, count)
+    assert best.pose[:, 0, 0].tolist() == [4.0, 1.0]  # sample 0: candidate 2 (5.0); sample 1: tie, the first
+    assert best.environment[:, 0].tolist() == [4.0, 1.0] and best.physics.shape == (2, 4, 6)
