@@ -43,6 +43,18 @@ def _root(
     """Turn a sentence into an animated stick figure; train, render and inspect motion."""
 
 
+# generate's and story's --candidates (stickgen.generation.candidates_for)
+Candidates = Annotated[
+    int | None,
+    typer.Option(
+        help="Motions drawn for each one kept, 1–16: the one whose planned actions the network recognises "
+        "best is kept (default: as many as fit in the frames of one 10 s clip: 3 for a 3 s clip, 2 for "
+        "5 s, 1 from 5.1 s; a story counts each window).",
+        show_default=False,
+    ),
+]
+
+
 @app.command()
 def info(
     file: Annotated[
@@ -169,15 +181,7 @@ def generate(
             "else the actions the prompt means, else model) or none (the text alone).",
         ),
     ] = "auto",
-    candidates: Annotated[
-        int | None,
-        typer.Option(
-            help="Motions drawn for each one kept, 1–16: the one whose planned actions the network "
-            "recognises best is kept (default: as many as fit in the time of one 10 s clip: 3 for a 3 s "
-            "clip, 2 for 5 s, 1 from 5.1 s).",
-            show_default=False,
-        ),
-    ] = None,
+    candidates: Candidates = None,
     then: Annotated[
         list[str] | None,
         typer.Option(
@@ -212,10 +216,8 @@ def generate(
 
     paths = output_paths(text, output, n)  # checked before any work, so a bad path fails at once
     if then or after is not None or start is not None or end is not None:
-        if n != 1 or actions is not None or candidates is not None:
-            raise StickgenError(
-                "-n, --actions and --candidates cannot be combined with --then, --after, --start or --end."
-            )
+        if n != 1 or actions is not None:
+            raise StickgenError("-n and --actions cannot be combined with --then, --after, --start or --end.")
         _camera_mode(camera)
         from stickgen.editing import compose, load_clip
 
@@ -225,7 +227,8 @@ def generate(
         }
         motion = compose(
             text, then=then or (), seconds=seconds, environment=environment, seed=seed, steps=steps,
-            guidance=guidance, plan=plan, checkpoint=checkpoint, device=device, **clips,
+            guidance=guidance, plan=plan, checkpoint=checkpoint, device=device, candidates=candidates,
+            **clips,
         )  # fmt: skip
         typer.echo(_save_edited(motion, paths[0], theme=theme, camera=camera))
         return
@@ -347,6 +350,7 @@ def story(
     guidance: Annotated[float, typer.Option(help="Classifier-free guidance scale, 0–20.")] = 2.5,
     steps: Annotated[int, typer.Option(help="ODE steps, 1–200.")] = 20,
     plan: Annotated[str, typer.Option(help="auto, words, model or none (as for generate).")] = "auto",
+    candidates: Candidates = None,
     camera: Annotated[
         str | None,
         typer.Option(help="Camera track: static, follow, pan, zoom-in or zoom-out.", show_default=False),
@@ -370,8 +374,9 @@ def story(
 
     segments = read_story(file)
     motion = tell_story(
-        segments, seed=seed, guidance=guidance, steps=steps, plan=plan, checkpoint=checkpoint, device=device
-    )
+        segments, seed=seed, guidance=guidance, steps=steps, plan=plan, checkpoint=checkpoint, device=device,
+        candidates=candidates,
+    )  # fmt: skip
     typer.echo(_save_edited(motion, path, theme=theme, camera=camera))
 
 

@@ -17,6 +17,11 @@ it (and after it, when that is fixed) as known frames, its own text ("PREVIOUS, 
 starts a new segment) and the new frames' action timeline. The figure is then cleaned up as
 `generate` does; next to a seam the clean-up eases in over `FADE_FRAMES` frames, and new frames take
 the bone lengths of the known frame they join.
+
+A window is drawn as several candidates, as `generate` draws a clip (`generation.candidates_for` its
+frames, or the `candidates` option), and the one in which the model best recognises the new frames'
+planned actions is kept (`sampling.plan_agreement`); a window in which every frame keeps some known
+feature (a part edit) is drawn once, as the judge reads whole poses.
 """
 
 from __future__ import annotations
@@ -38,9 +43,11 @@ from stickgen.errors import StickgenError
 from stickgen.generation import (
     DEFAULT_PLAN,
     FPS,
+    MAX_CANDIDATES,
     MIN_SECONDS,
     MIN_TRAVEL,
     PLANS,
+    candidates_for,
     default_seconds,
     environment_from_text,
     load_generator_checkpoint,
@@ -50,7 +57,7 @@ from stickgen.labels import environment_vector
 from stickgen.motion import Motion
 from stickgen.postprocess import clean_up, lift_above_floor, pin_feet
 from stickgen.ranges import check_range, check_sampling, check_seed
-from stickgen.sampling import sample
+from stickgen.sampling import keep_best, plan_agreement, sample
 
 if TYPE_CHECKING:
     from stickgen.text import TextEncoder
@@ -191,7 +198,9 @@ def _fade(frames: int, length: int = 0, reverse: bool = False) -> np.ndarray:
 class _Engine:
     """The bundled (or given) model with its statistics, text embeddings and one noise generator."""
 
-    def __init__(self, *, checkpoint, device, seed, steps, guidance, plan, text_encoder=None) -> None:
+    def __init__(
+        self, *, checkpoint, device, seed, steps, guidance, plan, text_encoder=None, candidates=None
+    ) -> None:
         check_seed("--seed", seed)
         check_sampling(steps, guidance)
         if plan not in PLANS:
@@ -202,6 +211,9 @@ class _Engine:
         self.mean, self.std = ckpt.norm_mean.cpu().numpy(), ckpt.norm_std.cpu().numpy()
         self.device = next(self.model.parameters()).device
         self.steps, self.guidance, self.plan, self.seed = steps, guidance, plan, seed
+        if candidates is not None:
+            check_range("--candidates", candidates, 1, MAX_CANDIDATES)
+        self.candidates = candidates  # None: `candidates_for` each window
         self.generator = torch.Generator().manual_seed(seed)
         self._texts: dict[str, torch.Tensor] = {}
         self._text_encoder = text_encoder  # an open TextEncoder (the web studio's), or None: by name
@@ -232,12 +244,19 @@ class _Engine:
         between: pulled that far towards `feats`), actions (T,) → the sampled features (T, 52), in
         metres, and foot contacts (T, 2) bool from the physics head."""
         norm = torch.from_numpy(((feats - self.mean) / self.std).astype(np.float32))[None]
+        count = candidates_for(len(feats)) if self.candidates is None else self.candidates
+        free = np.where(known.max(axis=1) < 1.0, actions, -1)  # the judge reads the new frames' actions
+        if (free < 0).all():
+            count = 1
+        planned = torch.as_tensor(actions[None], device=self.device).repeat(count, 1)
         out = sample(
-            self.model, frames=len(feats), text=self.embed(prompt),
-            actions=torch.as_tensor(actions[None], device=self.device), steps=self.steps,
-            guidance=self.guidance, generator=self.generator, known=norm,
+            self.model, frames=len(feats), batch=count, text=self.embed(prompt).repeat(count, 1),
+            actions=planned, steps=self.steps, guidance=self.guidance, generator=self.generator, known=norm,
             known_mask=torch.from_numpy(known.astype(np.float32)),
         )  # fmt: skip
+        if count > 1:
+            judged = torch.as_tensor(free[None], device=self.device).repeat(count, 1)
+            out = keep_best(out, plan_agreement(self.model, out.features(), judged), count)
         x = torch.cat([out.pose, out.position, out.velocity], dim=-1)[0].float().cpu().numpy()
         contacts = torch.sigmoid(out.physics[0, :, 4:]).float().cpu().numpy() > 0.5
         sampled = x * self.std + self.mean
@@ -245,7 +264,8 @@ class _Engine:
 
 
 def _engine(options: dict) -> _Engine:
-    unknown = set(options) - {"checkpoint", "device", "seed", "steps", "guidance", "plan", "text_encoder"}
+    unknown = set(options) - {"checkpoint", "device", "seed", "steps", "guidance", "plan", "text_encoder",
+                              "candidates"}  # fmt: skip
     if unknown:
         raise TypeError(f"unexpected option {sorted(unknown)[0]!r}")
     defaults = {"checkpoint": None, "device": "auto", "seed": 0, "steps": 20, "guidance": 2.5,

@@ -164,7 +164,9 @@ def plan_actions(
 
 
 @torch.no_grad()
-def plan_agreement(model: StickFigureTransformer, features: torch.Tensor, actions: torch.Tensor) -> torch.Tensor:
+def plan_agreement(
+    model: StickFigureTransformer, features: torch.Tensor, actions: torch.Tensor
+) -> torch.Tensor:
     """(B,) how surely the model recognises the planned actions in finished clips.
 
     features: (B, T, 52) clean normalised features (`ModelOutput.features()` of `sample`); actions:
