@@ -115,6 +115,26 @@ def test_a_segment_that_names_a_direction_is_sampled_again_until_it_goes_that_wa
     assert editing._towards(1, None, walker(1.0, 5.0))[-1, 0, 0] == pytest.approx(2.0)
 
 
+def test_a_continuation_is_judged_among_candidates_and_a_part_edit_is_drawn_once(walk_clips, monkeypatch):
+    calls = []
+
+    def judge(model, features, actions):
+        calls.append((features.shape[0], int((actions >= 0).sum())))
+        return torch.zeros(features.shape[0])  # a tie: the first candidate stays
+
+    clip = walk_clips[0]
+    alone = editing.continue_motion(clip, "a person jumps", seconds=1.0, seed=4, steps=3, candidates=1)
+    monkeypatch.setattr(editing, "plan_agreement", judge)
+    tie = editing.continue_motion(clip, "a person jumps", seconds=1.0, seed=4, steps=3, candidates=3)
+    # the same motion up to the rounding of a larger batch (which can flip a foot contact here and there)
+    assert np.median(np.abs(tie.joints - alone.joints)) < 1e-3
+    assert calls == [(3, 3 * 25)]  # three candidates, judged on the 25 new frames only
+    editing.edit_motion(clip, "a person waves", part="arms", start=1.0, stop=2.0, steps=3)
+    assert len(calls) == 1
+    with pytest.raises(StickgenError, match="--candidates must be between 1 and 16"):
+        editing.continue_motion(clip, "a person jumps", candidates=0)
+
+
 def test_an_edits_edges_move_inward_to_where_the_part_moves_slowest():
     joints = np.zeros((40, fg.NUM_JOINTS, 2))
     joints[:, J["l_ankle"], 0] = np.cumsum(np.r_[0.0, np.full(39, 0.1)])  # the ankle moves 10 cm a frame
@@ -350,6 +370,7 @@ def test_the_cli_continues_edits_and_tells_stories(tmp_path, monkeypatch, capsys
         ["story", "two-hours.txt", "-o", "out.gif"],
         ["story", "many-lines.txt", "-o", "out.gif"],
         ["story", "missing.txt", "-o", "out.gif"],
+        ["story", "no-text.txt", "--candidates", "17", "-o", "out.gif"],
         ["generate", "a person jumps", "--then", "a person waves", "--camera", "sideways", "-o", "out.gif"],
     ],
 )
