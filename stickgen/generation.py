@@ -30,7 +30,7 @@ Decisions where DESIGN is silent:
   one 10 s clip (`candidates_for`), so no call costs more model time than a 10 s clip drawn once; the
   one whose planned actions the model's own action head recognises best in the finished motion
   (`sampling.plan_agreement`, text and actions left out) is kept. On the prompt suite with the
-  fourth-stage model this raised the samples passing from 73.3 % to 77.7 % (docs/prompt-suite.md);
+  fourth-stage model this raised the samples passing from 73.3 % to 77.3 % (docs/prompt-suite.md);
 - a prompt that names a direction of travel ("walks to the left", `action_words.direction_in_text`)
   gets it: a clip that travels the other way is mirrored (`towards_named_direction`);
 - `camera=` sets the camera track of the result (the synthesizer's camera modes, fitted to the
