@@ -1,6 +1,6 @@
 """How often each plan reads a prompt's actions right, without sampling any motion.
 
-    python benchmarks/planner.py [--prompts FILE] [--checkpoint DIR] [--plans words,meaning,model]
+    python benchmarks/planner.py [--prompts FILE] [--checkpoint DIR] [--plans words,model,auto]
 
 For every prompt of FILE (default: `plan_dev.yaml` beside this file, the development set written apart
 from the prompt suite; `prompts.yaml`, the suite, reads the same way) it makes the action timeline
@@ -56,7 +56,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--prompts", default=str(DEV), help="a YAML file with prompts: [{text, actions}]")
     parser.add_argument("--checkpoint", default=None, help="model folder (default: the bundled model)")
-    parser.add_argument("--plans", default="words,meaning,model", help="comma-separated plans to compare")
+    parser.add_argument("--plans", default="words,model,auto", help="comma-separated plans to compare")
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--show", type=int, default=0, help="print the first N prompts each plan misses")
     args = parser.parse_args(argv)

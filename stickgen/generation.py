@@ -242,6 +242,8 @@ def plan_timelines(
     None when no prompt gets one (the sampler then runs on the text alone). encoder: the open sentence
     encoder of `text` (the model's), needed by the "auto" plan.
     """
+    if plan not in PLANS:
+        raise StickgenError(f"Unknown plan {plan!r}; use one of {', '.join(PLANS)}.")
     if plan == "none":
         return None
     timelines = np.full((len(prompts), frames), -1, dtype=np.int64)

@@ -234,6 +234,11 @@ def test_an_unknown_plan_is_one_sentence():
 
     with pytest.raises(StickgenError, match=r"^Unknown plan 'psychic'; use one of auto, words"):
         stickgen.generate("a person jumps", plan="psychic")
+    # the planner itself refuses a name it does not know ("meaning" once gave no timeline, silently)
+    from stickgen.generation import plan_timelines
+
+    with pytest.raises(StickgenError, match=r"^Unknown plan 'meaning'"):
+        plan_timelines(None, ["a person jumps"], torch.zeros(1, 384), 25, "meaning")
 
 
 def test_the_commands_default_plans_are_the_libraries():
