@@ -57,7 +57,7 @@ from stickgen.labels import environment_vector
 from stickgen.motion import Motion
 from stickgen.postprocess import clean_up, lift_above_floor, pin_feet
 from stickgen.ranges import check_range, check_sampling, check_seed
-from stickgen.sampling import keep_best, plan_agreement, sample
+from stickgen.sampling import sample_best_of
 
 if TYPE_CHECKING:
     from stickgen.text import TextEncoder
@@ -248,15 +248,12 @@ class _Engine:
         free = np.where(known.max(axis=1) < 1.0, actions, -1)  # the judge reads the new frames' actions
         if (free < 0).all():
             count = 1
-        planned = torch.as_tensor(actions[None], device=self.device).repeat(count, 1)
-        out = sample(
-            self.model, frames=len(feats), batch=count, text=self.embed(prompt).repeat(count, 1),
-            actions=planned, steps=self.steps, guidance=self.guidance, generator=self.generator, known=norm,
-            known_mask=torch.from_numpy(known.astype(np.float32)),
+        out = sample_best_of(
+            self.model, count, frames=len(feats), text=self.embed(prompt),
+            actions=torch.as_tensor(actions[None], device=self.device),
+            judged=torch.as_tensor(free[None], device=self.device), steps=self.steps, guidance=self.guidance,
+            generator=self.generator, known=norm, known_mask=torch.from_numpy(known.astype(np.float32)),
         )  # fmt: skip
-        if count > 1:
-            judged = torch.as_tensor(free[None], device=self.device).repeat(count, 1)
-            out = keep_best(out, plan_agreement(self.model, out.features(), judged), count)
         x = torch.cat([out.pose, out.position, out.velocity], dim=-1)[0].float().cpu().numpy()
         contacts = torch.sigmoid(out.physics[0, :, 4:]).float().cpu().numpy() > 0.5
         sampled = x * self.std + self.mean

@@ -56,7 +56,7 @@ from stickgen.labels import environment_vector
 from stickgen.motion import Motion
 from stickgen.postprocess import clean_up
 from stickgen.ranges import check_range, check_sampling, check_seed
-from stickgen.sampling import Solver, keep_best, plan_actions, plan_agreement, sample
+from stickgen.sampling import Solver, plan_actions, sample_best_of
 
 if TYPE_CHECKING:
     from stickgen.text import TextEncoder
@@ -164,14 +164,10 @@ def generate_requests(
     for _ in range(count - 1):  # each request's further candidates, drawn after its first
         noises += [torch.randn((len(r.prompts), frames, fg.FEATURE_DIM), generator=g)
                    for r, g in zip(requests, generators, strict=True)]  # fmt: skip
-    batch = len(prompts)
-    out = sample(
-        model, frames=frames, batch=batch * count, text=text.repeat(count, 1),
-        actions=None if action_tensor is None else action_tensor.repeat(count, 1), steps=steps,
+    out = sample_best_of(
+        model, count, frames=frames, batch=len(prompts), text=text, actions=action_tensor, steps=steps,
         guidance=guidance, solver=solver, noise=torch.cat(noises),
     )  # fmt: skip
-    if count > 1:
-        out = keep_best(out, plan_agreement(model, out.features(), action_tensor.repeat(count, 1)), count)
     x = torch.cat([out.pose, out.position, out.velocity], dim=-1).float().cpu().numpy()
     feats = horizontal_from_velocity(x * std + mean)  # (B, T, 52)
     contacts = torch.sigmoid(out.physics[..., 4:]).float().cpu().numpy() > 0.5  # (B, T, 2)

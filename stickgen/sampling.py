@@ -184,6 +184,37 @@ def plan_agreement(
     return ((picked * known).sum(dim=1) / known.sum(dim=1).clamp(min=1)).cpu()
 
 
+def sample_best_of(
+    model: StickFigureTransformer,
+    count: int,
+    *,
+    frames: int,
+    batch: int = 1,
+    text: torch.Tensor | None = None,
+    actions: torch.Tensor | None = None,
+    judged: torch.Tensor | None = None,
+    **options,
+) -> ModelOutput:
+    """`sample` `count` candidates of each of `batch` clips in one batch and keep, per clip, the one in
+    which `plan_agreement` finds the `judged` actions (B, T) (default: `actions`) best.
+
+    Candidate k of clip b is row k·batch + b of the batch: `noise`, if given, holds all count·batch
+    rows; text and actions (B, ...) are repeated for each candidate. Ties keep the first candidate.
+    Other options go to `sample`.
+    """
+
+    def repeat(v: torch.Tensor | None) -> torch.Tensor | None:
+        return None if v is None else v.repeat(count, *([1] * (v.dim() - 1)))
+
+    out = sample(
+        model, frames=frames, batch=batch * count, text=repeat(text), actions=repeat(actions), **options
+    )
+    if count == 1:
+        return out
+    score = plan_agreement(model, out.features(), repeat(actions if judged is None else judged))
+    return keep_best(out, score, count)
+
+
 def keep_best(out: ModelOutput, score: torch.Tensor, count: int) -> ModelOutput:
     """The rows of `out` with the best `score` among each sample's `count` candidates.
 

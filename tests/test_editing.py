@@ -14,7 +14,7 @@ import torch
 from PIL import Image
 
 import stickgen
-from stickgen import cli, detectors, editing
+from stickgen import cli, detectors, editing, sampling
 from stickgen import figure as fg
 from stickgen.detectors import seam_speed
 from stickgen.errors import StickgenError
@@ -124,7 +124,7 @@ def test_a_continuation_is_judged_among_candidates_and_a_part_edit_is_drawn_once
 
     clip = walk_clips[0]
     alone = editing.continue_motion(clip, "a person jumps", seconds=1.0, seed=4, steps=3, candidates=1)
-    monkeypatch.setattr(editing, "plan_agreement", judge)
+    monkeypatch.setattr(sampling, "plan_agreement", judge)
     tie = editing.continue_motion(clip, "a person jumps", seconds=1.0, seed=4, steps=3, candidates=3)
     # the same motion up to the rounding of a larger batch (which can flip a foot contact here and there)
     assert np.median(np.abs(tie.joints - alone.joints)) < 1e-3

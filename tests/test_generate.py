@@ -300,7 +300,7 @@ def test_edit_and_story_default_to_generates_plan():
 
 
 def test_candidates_keep_the_first_draw_on_a_tie_and_the_judged_best_otherwise(monkeypatch):
-    from stickgen import generation
+    from stickgen import generation, sampling
 
     settings = dict(seed=7, seconds=1.0, steps=3)
     first = stickgen.generate("a person jumps", candidates=1, **settings)
@@ -314,11 +314,11 @@ def test_candidates_keep_the_first_draw_on_a_tie_and_the_judged_best_otherwise(m
         score[prefer] = 1.0
         return score
 
-    monkeypatch.setattr(generation, "plan_agreement", lambda *a: judge(*a, prefer=0))
+    monkeypatch.setattr(sampling, "plan_agreement", lambda *a: judge(*a, prefer=0))
     tie = stickgen.generate("a person jumps", candidates=3, **settings)
     # the same motion up to the rounding of a larger batch (which can flip a foot contact here and there)
     assert np.median(np.abs(tie.joints - first.joints)) < 1e-3
-    monkeypatch.setattr(generation, "plan_agreement", lambda *a: judge(*a, prefer=2))
+    monkeypatch.setattr(sampling, "plan_agreement", lambda *a: judge(*a, prefer=2))
     other = stickgen.generate("a person jumps", candidates=3, **settings)
     assert seen == [3, 3]
     assert np.median(np.abs(other.joints - first.joints)) > 0.01
