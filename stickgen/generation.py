@@ -54,6 +54,7 @@ from stickgen.action_words import direction_in_text, timeline_from_text
 from stickgen.errors import StickgenError
 from stickgen.labels import environment_vector
 from stickgen.motion import Motion
+from stickgen.place_words import environment_from_text, with_environment
 from stickgen.postprocess import clean_up
 from stickgen.ranges import check_range, check_sampling, check_seed
 from stickgen.sampling import Solver, plan_actions, sample_best_of
@@ -304,41 +305,6 @@ def horizontal_from_velocity(feats: np.ndarray, fps: float = FPS) -> np.ndarray:
 # the user-facing call: prompt → Motion with the bundled model by default
 
 MIN_SECONDS, MAX_SECONDS = 0.5, 20.0
-# Words that name a place, in the order they are tested; the first match sets the environment.
-_PLACE_WORDS = (
-    (
-        "zero_g",
-        (
-            "zero gravity",
-            "zero-g",
-            "zero g",
-            "weightless",
-            "in space",
-            "outer space",
-            "space station",
-            "without gravity",
-            "no gravity",
-        ),  # fmt: skip
-    ),
-    ("moon", ("moon", "lunar")),
-    ("mars", ("mars", "martian", "red planet")),
-    (
-        "underwater",
-        (
-            "underwater",
-            "under water",
-            "in the water",
-            "under the sea",
-            "in a pool",
-            "in the sea",
-            "of a pool",
-            "of the pool",
-        ),
-    ),  # fmt: skip
-    ("ice", ("ice", "icy", "frozen", "slippery")),
-    ("snow", ("snow",)),
-    ("wind", ("wind", "gale", "storm")),
-)
 _CHAIN_WORDS = (" then ", " after that", " afterwards", " before ", " and finally", " followed by ")
 # Actions that take longer than a jump or a gesture: travelling, and changes of posture.
 _LONG_WORDS = ("walk", "run", "jog", "sprint", "march", "crawl", "swim", "dance", "skip", "limp", "stroll",
@@ -351,39 +317,6 @@ def default_checkpoint() -> Path:
     from stickgen.files import bundled_asset
 
     return bundled_asset(BUNDLED_MODEL, "config.json")
-
-
-def environment_from_text(prompt: str) -> str:
-    """The environment a prompt names ("on the moon" → moon); earth when it names none.
-
-    A place word counts at the start of a word ("snowy", not "nice" for ice or "honeymoon" for moon).
-    """
-    text = prompt.lower()
-    for name, words in _PLACE_WORDS:
-        if any(re.search(r"\b" + re.escape(word), text) for word in words):
-            return name
-    return "earth"
-
-
-def with_environment(prompt: str, environment: str) -> str:
-    """The prompt, with a place phrase added when it does not already name `environment`."""
-    from stickgen.labels import environment as lookup
-
-    name = lookup(environment).name
-    if environment_from_text(prompt) == name or name == "earth":
-        return prompt
-    return f"{prompt.rstrip('. ')} {PLACE_PHRASES[name]}"
-
-
-PLACE_PHRASES = {
-    "moon": "on the moon",
-    "mars": "on mars",
-    "underwater": "underwater",
-    "ice": "on ice",
-    "snow": "in the snow",
-    "wind": "in strong wind",
-    "zero_g": "in zero gravity",
-}
 
 
 def default_seconds(prompt: str) -> float:

@@ -6,7 +6,7 @@ import torch
 import yaml
 
 from stickgen import action_meaning
-from stickgen.action_meaning import split_parts
+from stickgen.action_meaning import as_phrase, split_parts
 from stickgen.labels import ACTIONS, action_id
 from stickgen.text import TextEncoder
 
@@ -29,6 +29,42 @@ def meaning():
 )
 def test_a_prompt_is_cut_into_its_parts_in_order(prompt, parts):
     assert split_parts(prompt) == parts
+
+
+@pytest.mark.parametrize(
+    ("part", "phrase"),
+    [
+        ("a boxer eases himself down onto a stool", "someone eases himself down onto a stool"),
+        ("my old grandpa stays put", "someone stays put"),
+        ("grandpa stays put", "someone stays put"),
+        ("she stretches", "someone stretches"),
+        ("lowers herself onto it", "someone lowers herself onto it"),  # the second part of a chain
+        ("a sports fan hollers", "someone hollers"),  # "sports" and "his" are no verbs
+        ("a man with a cane limps", "someone limps"),
+        ("on the moon, a woman settles onto a boulder", "someone settles onto a boulder"),
+        ("a kid flops back in the snow", "someone flops back"),
+        ("photosynthesis in plants", "photosynthesis in plants"),  # no subject and verb: as it is
+        ("the end", "the end"),
+    ],
+)
+def test_a_part_is_put_in_the_phrases_form(part, phrase):
+    assert as_phrase(part) == phrase
+
+
+@pytest.mark.parametrize(
+    ("prompt", "action"),
+    [
+        # the subject's trade alone would read punch and swim
+        ("a boxer eases himself down onto a stool", "sit_down"),
+        ("a swimmer settles onto a bench", "sit_down"),
+    ],
+)
+def test_a_part_is_read_with_and_without_its_subject(meaning, prompt, action):
+    as_written = meaning.scores([prompt])[0]
+    bare = meaning.scores([as_phrase(prompt)])[0]
+    assert ACTIONS[int(as_written.argmax())] != action
+    np.testing.assert_allclose(meaning.part_scores([prompt])[0], (as_written + bare) / 2, atol=1e-6)
+    assert meaning.actions(prompt) == [action_id(action)]
 
 
 def test_every_vocabulary_phrase_is_read_and_labelled():

@@ -15,6 +15,7 @@ from stickgen.generation import (
 )
 from stickgen.labels import action_id
 from stickgen.metrics import floating, foot_skating_ratio
+from stickgen.place_words import without_place
 from stickgen.postprocess import (
     clean_up,
     constant_bone_lengths,
@@ -146,6 +147,13 @@ def test_environment_and_duration_from_text():
     for name, places in PLACES.items():
         for place in filter(None, places):
             assert environment_from_text(f"someone walks {place}") == name, place
+    for name, places in PLACES.items():  # a place phrase comes off at either end; earth names none
+        for place in filter(None, places if name != "earth" else ()):
+            assert without_place(f"someone walks {place}") == "someone walks", place
+            assert without_place(f"{place}, someone walks") == "someone walks", place
+    slip = "a man slips on the icy pavement and ends up flat"  # a place word mid-sentence stays
+    assert without_place(slip) == slip
+    assert without_place("on the moon") == "on the moon"  # nothing else left: as it is
     assert with_environment("a person jumps", "moon") == "a person jumps on the moon"
     assert with_environment("a person jumps on the moon", "moon") == "a person jumps on the moon"
     assert with_environment("a person jumps", "earth") == "a person jumps"
