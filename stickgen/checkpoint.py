@@ -349,3 +349,47 @@ def describe_model(path: str | os.PathLike) -> str:
         encoder_line = f"text encoder: {encoder['name']} ({encoder['id']}, {encoder['dim']}-dim)"
         return f"{parameter_table(config)}\n{encoder_line}"
     return parameter_table(load_yaml_config(ModelConfig, path))
+
+
+def average_checkpoints(
+    folders: list[str | os.PathLike], out: str | os.PathLike, *, dtype: str = "bfloat16"
+) -> Path:
+    """Write the checkpoint whose weights are the mean of the weights of `folders` (a checkpoint soup).
+
+    The checkpoints must be of one model: the same model config, text encoder and normalisation
+    statistics (so the same data), as the last checkpoints of two training stages that continue one
+    another are. The mean is taken in float32 and stored as `dtype`; the new checkpoint's training
+    metadata lists the folders and their own metadata. Returns `out`.
+    """
+    if len(folders) < 2:
+        raise StickgenError("Averaging needs at least two checkpoint folders.")
+    loaded = [load_checkpoint(folder) for folder in folders]
+    first = loaded[0]
+    for folder, other in zip(folders[1:], loaded[1:], strict=True):
+        if to_dict(other.config) != to_dict(first.config):
+            raise StickgenError(
+                f"{folder} is another model than {folders[0]}; only one model's weights average."
+            )
+        if other.encoder != first.encoder:
+            raise StickgenError(f"{folder} was trained with another text encoder than {folders[0]}.")
+        if not (
+            torch.equal(other.norm_mean, first.norm_mean) and torch.equal(other.norm_std, first.norm_std)
+        ):
+            raise StickgenError(
+                f"{folder} normalises its features with other statistics than {folders[0]}: they were "
+                "trained on other data, and their weights do not average."
+            )
+    states = [c.model.state_dict() for c in loaded]
+    mean = {
+        name: torch.stack([s[name].float() for s in states]).mean(dim=0) if t.is_floating_point() else t
+        for name, t in states[0].items()
+    }
+    first.model.load_state_dict(mean)
+    training = {
+        "averaged": [str(folder) for folder in folders],
+        "averaged_training": [c.training for c in loaded],
+    }
+    return save_checkpoint(
+        out, first.model, encoder=first.encoder, norm_mean=first.norm_mean, norm_std=first.norm_std,
+        training=training, dtype=dtype,
+    )  # fmt: skip

@@ -708,6 +708,23 @@ def train(
 
 
 @app.command()
+def average(
+    checkpoints: Annotated[
+        list[Path], typer.Argument(help="Two or more checkpoint folders of one model.", show_default=False)
+    ],
+    output: Annotated[
+        Path, typer.Option("-o", "--output", help="The checkpoint folder to write.", show_default=False)
+    ],
+    dtype: Annotated[str, typer.Option(help="How the weights are stored: bfloat16 or float32.")] = "bfloat16",
+) -> None:
+    """Average the weights of checkpoints of one model (a checkpoint soup), e.g. the last checkpoints of
+    two training stages that continue one another (docs/training.md)."""
+    from stickgen.checkpoint import average_checkpoints
+
+    typer.echo(average_checkpoints(list(checkpoints), output, dtype=dtype))
+
+
+@app.command()
 def serve(
     host: Annotated[
         str,

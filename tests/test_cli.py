@@ -32,6 +32,14 @@ def test_help_lists_the_commands():
     assert "info" in result.stdout
 
 
+def test_average_bad_input_is_one_sentence(tmp_path):
+    assert_one_sentence_error(run("average", str(tmp_path / "missing"), "-o", str(tmp_path / "out")))
+    assert_one_sentence_error(
+        run("average", str(tmp_path / "a"), str(tmp_path / "b"), "-o", str(tmp_path / "out"))
+    )
+    assert not (tmp_path / "out").exists()
+
+
 def test_version():
     result = run("--version")
     assert result.returncode == 0 and result.stdout.startswith("stickgen ")

@@ -11,7 +11,13 @@ from pathlib import Path
 import pytest
 import torch
 
-from stickgen.checkpoint import describe_model, load_checkpoint, read_checkpoint_config, save_checkpoint
+from stickgen.checkpoint import (
+    average_checkpoints,
+    describe_model,
+    load_checkpoint,
+    read_checkpoint_config,
+    save_checkpoint,
+)
 from stickgen.config import apply_overrides, from_dict, load_yaml_config, to_dict
 from stickgen.errors import StickgenError
 from stickgen.model import (
@@ -419,6 +425,32 @@ def test_a_bfloat16_checkpoint_is_half_the_size_and_loads_as_float32(tmp_path):
     torch.testing.assert_close(after.pose, before.pose, rtol=0.05, atol=0.02)
     with pytest.raises(StickgenError, match="not 'float16'"):
         save_tiny(tmp_path / "f16", model, dtype="float16")
+
+
+def test_averaged_checkpoints_hold_the_mean_of_their_weights(tmp_path):
+    a = save_tiny(tmp_path / "a", training={"steps": 10})
+    b = save_tiny(tmp_path / "b", perturbed_model(tiny_config(), seed=1), training={"steps": 20})
+    out = average_checkpoints([tmp_path / "a", tmp_path / "b"], tmp_path / "soup", dtype="float32")
+    soup = load_checkpoint(out, expected_encoder=ENCODER)
+    wa, wb, ws = a.state_dict(), b.state_dict(), soup.model.state_dict()
+    assert not torch.equal(wa["input_proj.weight"], wb["input_proj.weight"])
+    for name, tensor in ws.items():
+        torch.testing.assert_close(tensor, (wa[name] + wb[name]) / 2, rtol=0, atol=1e-6)
+    torch.testing.assert_close(soup.norm_mean, torch.linspace(-1, 1, FEATURE_DIM), rtol=0, atol=0)
+    assert soup.training["averaged_training"] == [{"steps": 10}, {"steps": 20}]
+
+
+def test_only_one_models_checkpoints_average(tmp_path):
+    save_tiny(tmp_path / "a")
+    with pytest.raises(StickgenError, match="at least two"):
+        average_checkpoints([tmp_path / "a"], tmp_path / "soup")
+    save_tiny(tmp_path / "narrower", perturbed_model(tiny_config(d_model=32)))
+    with pytest.raises(StickgenError, match="another model"):
+        average_checkpoints([tmp_path / "a", tmp_path / "narrower"], tmp_path / "soup")
+    save_tiny(tmp_path / "data", norm_mean=torch.zeros(FEATURE_DIM))
+    with pytest.raises(StickgenError, match="other data"):
+        average_checkpoints([tmp_path / "a", tmp_path / "data"], tmp_path / "soup")
+    assert not (tmp_path / "soup").exists()
 
 
 def test_checkpoint_of_another_shape_fails_with_one_sentence(tmp_path):
