@@ -30,7 +30,7 @@ from safetensors.torch import load_file, save_file
 from stickgen import __version__
 from stickgen.config import from_dict, load_yaml_config, to_dict
 from stickgen.errors import StickgenError
-from stickgen.files import atomic_folder
+from stickgen.files import atomic_folder, portable_path
 from stickgen.model import FEATURE_DIM, ModelConfig, StickFigureTransformer, parameter_counts, parameter_table
 
 FORMAT = "stickgen-checkpoint"
@@ -359,7 +359,7 @@ def average_checkpoints(
     The checkpoints must be of one model: the same model config, text encoder and normalisation
     statistics (so the same data), as the last checkpoints of two training stages that continue one
     another are. The mean is taken in float32 and stored as `dtype`; the new checkpoint's training
-    metadata lists the folders and their own metadata. Returns `out`.
+    metadata lists the folders (`files.portable_path`) and their own metadata. Returns `out`.
     """
     if len(folders) < 2:
         raise StickgenError("Averaging needs at least two checkpoint folders.")
@@ -386,7 +386,7 @@ def average_checkpoints(
     }
     first.model.load_state_dict(mean)
     training = {
-        "averaged": [str(folder) for folder in folders],
+        "averaged": [portable_path(folder) for folder in folders],
         "averaged_training": [c.training for c in loaded],
     }
     return save_checkpoint(
