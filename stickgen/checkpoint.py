@@ -366,7 +366,7 @@ def average_checkpoints(
     loaded = [load_checkpoint(folder) for folder in folders]
     first = loaded[0]
     for folder, other in zip(folders[1:], loaded[1:], strict=True):
-        if to_dict(other.config) != to_dict(first.config):
+        if other.config != first.config:
             raise StickgenError(
                 f"{folder} is another model than {folders[0]}; only one model's weights average."
             )
