@@ -45,7 +45,8 @@ def cell(entry: str, seed: int, index: int):
         plan_clip(seed, index), environment=place or "earth", view=view, actions=(name,), seconds=(4.0,),
         start_state=spec.starts[0], camera="follow", facing=1,
     )  # fmt: skip
-    caption = name.replace("_", " ") + (f" ({view})" if view != "side" else "") + (f", {place}" if place else "")
+    caption = name.replace("_", " ") + (f" ({view})" if view != "side" else "")
+    caption += f", {place}" if place else ""
     return trim(synthesize(plan), 0, MAX_FRAMES), caption
 
 
