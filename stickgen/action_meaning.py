@@ -126,8 +126,8 @@ def as_phrase(part: str) -> str:
 
     A place phrase is taken off (`without_place`: the environment is a condition of its own), and the
     subject is replaced by `SUBJECT`: "a boxer bangs out a set of reps" → "someone bangs out a set of
-    reps". The subject is what comes before the first third-person verb ("-s") after a determiner ("a",
-    "my"), a pronoun, or a bare first word ("grandpa stays still"); a part that starts with its verb
+    reps". The subject is what comes before the first third-person verb ("-s", not right after a
+    determiner: "a man on his knees prays") after a determiner ("a", "my"), a pronoun, or a bare first word ("grandpa stays still"); a part that starts with its verb
     ("lowers herself onto it") gets `SUBJECT` put before it. Anything else is read as it is.
     """
     words = without_place(part).split()
@@ -138,7 +138,8 @@ def as_phrase(part: str) -> str:
         return " ".join([SUBJECT, *words[1:]])
     if first in _DETERMINERS:
         for k in range(1, min(len(words), _SUBJECT_WORDS + 1)):
-            if _verb_like(words[k]):
+            # A word right after a determiner is a noun ("on his knees", "the skis"), not the verb.
+            if _verb_like(words[k]) and words[k - 1].lower() not in _DETERMINERS:
                 return " ".join([SUBJECT, *words[k:]])
         return " ".join(words)
     if _verb_like(first):

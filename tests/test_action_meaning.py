@@ -41,6 +41,7 @@ def test_a_prompt_is_cut_into_its_parts_in_order(prompt, parts):
         ("lowers herself onto it", "someone lowers herself onto it"),  # the second part of a chain
         ("a sports fan hollers", "someone hollers"),  # "sports" and "his" are no verbs
         ("a man with a cane limps", "someone limps"),
+        ("a man on his knees prays", "someone prays"),  # a noun after "his" is no verb
         ("on the moon, a woman settles onto a boulder", "someone settles onto a boulder"),
         ("a kid flops back in the snow", "someone flops back"),
         ("photosynthesis in plants", "photosynthesis in plants"),  # no subject and verb: as it is
