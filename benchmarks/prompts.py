@@ -173,13 +173,14 @@ def run_suite(
     seeds: int = 5,
     checkpoint: str | None = None,
     plan: str | None = None,
+    steps: int | None = None,
     progress: Callable[[], None] | None = None,
 ) -> list[dict[str, Any]]:
     """Generate every prompt with seeds 0 .. seeds−1 as the product does and check every sample.
 
     Returns one record per sample: the prompt's text, actions, kind, chained, environment and families,
     the seed, each check item's result (`items`) and whether all hold (`passed`). `plan` overrides
-    `generate`'s default action timeline (stickgen.generation.PLANS), to compare them.
+    `generate`'s default action timeline (stickgen.generation.PLANS), `steps` its ODE steps, to compare them.
     """
     from stickgen.generation import DEFAULT_PLAN, generate
 
@@ -190,7 +191,8 @@ def run_suite(
     records = []
     for prompt in prompts:
         for seed in range(seeds):
-            motion = generate(prompt.text, seed=seed, checkpoint=checkpoint, plan=plan)
+            options = {} if steps is None else {"steps": steps}
+            motion = generate(prompt.text, seed=seed, checkpoint=checkpoint, plan=plan, **options)
             items = check_motion(motion, prompt.check, classify)
             records.append({
                 "text": prompt.text, "actions": list(prompt.actions), "kind": prompt.kind,
@@ -275,6 +277,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--grep", default=None, help="only prompts whose text or actions contain this")
     parser.add_argument("--suite", default=str(SUITE), help="the suite file (default: prompts.yaml here)")
     parser.add_argument("--plan", default=None, help="generate's action timeline (default: generate's own)")
+    parser.add_argument("--steps", type=int, default=None, help="ODE steps (default: generate's)")
     parser.add_argument("--json", default=None, help="write every sample's result to this file")
     parser.add_argument("--compare", default=None, help="an earlier --json file to print beside this run")
     args = parser.parse_args(argv)
@@ -287,16 +290,18 @@ def main(argv: Sequence[str] | None = None) -> None:
     start = time.perf_counter()
     with tqdm(total=len(prompts) * args.seeds, unit="sample", desc="prompts", file=sys.stderr) as bar:
         records = run_suite(
-            prompts, seeds=args.seeds, checkpoint=args.checkpoint, plan=args.plan, progress=bar.update
-        )
+            prompts, seeds=args.seeds, checkpoint=args.checkpoint, plan=args.plan, steps=args.steps,
+            progress=bar.update,
+        )  # fmt: skip
     seconds = time.perf_counter() - start
     print(f"{len(prompts)} prompts x {args.seeds} seeds, checkpoint {args.checkpoint or 'bundled'}, "
-          f"plan {args.plan or 'default'}, {seconds:.0f} s\n")  # fmt: skip
+          f"plan {args.plan or 'default'}, steps {args.steps or 'default'}, {seconds:.0f} s\n")  # fmt: skip
     print(report(records, old))
     print("\n" + matcher_summary(prompts))
     if args.json:
         doc = {"checkpoint": args.checkpoint or "bundled", "plan": args.plan or "default",
-               "seeds": args.seeds, "seconds": round(seconds, 1), "samples": records}  # fmt: skip
+               "steps": args.steps, "seeds": args.seeds, "seconds": round(seconds, 1),
+               "samples": records}  # fmt: skip
         Path(args.json).write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
         print(f"\nwrote {args.json}", file=sys.stderr)
 
