@@ -16,7 +16,7 @@ two readings' scores are averaged (`ActionMeaning.part_scores`). A part whose be
 from here.
 
 The phrase vectors of the default encoder ship in `assets/action-phrases/minilm.npz`, so the first
-paraphrased prompt on a new machine does not wait for about 2,800 sentences to be embedded; another
+paraphrased prompt on a new machine does not wait for about 3,300 sentences to be embedded; another
 encoder, or a vocabulary that changed since the file was written, embeds them once into the
 embedding cache instead. Vectors are kept at float16 precision either way, so both give the same
 readings. After changing the vocabulary, rewrite the file:
