@@ -126,9 +126,10 @@ def as_phrase(part: str) -> str:
 
     A place phrase is taken off (`without_place`: the environment is a condition of its own), and the
     subject is replaced by `SUBJECT`: "a boxer bangs out a set of reps" → "someone bangs out a set of
-    reps". The subject is what comes before the first third-person verb ("-s", not right after a
-    determiner: "a man on his knees prays") after a determiner ("a", "my"), a pronoun, or a bare first word ("grandpa stays still"); a part that starts with its verb
-    ("lowers herself onto it") gets `SUBJECT` put before it. Anything else is read as it is.
+    reps". The subject is what comes before the first third-person verb ("-s", and not right after a
+    determiner: "a man on his knees prays") after a determiner ("a", "my"), a pronoun, or a bare first
+    word ("grandpa stays still"); a part that starts with its verb ("lowers herself onto it") gets
+    `SUBJECT` put before it. Anything else is read as it is.
     """
     words = without_place(part).split()
     if not words:
