@@ -188,10 +188,10 @@ def run_suite(
 
     needs_classifier = any(item.classifier for p in prompts for item in p.check)
     classify = classifier() if needs_classifier else None
+    options = {} if steps is None else {"steps": steps}  # else generate's own default
     records = []
     for prompt in prompts:
         for seed in range(seeds):
-            options = {} if steps is None else {"steps": steps}
             motion = generate(prompt.text, seed=seed, checkpoint=checkpoint, plan=plan, **options)
             items = check_motion(motion, prompt.check, classify)
             records.append({
