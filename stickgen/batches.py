@@ -8,7 +8,9 @@ text embeddings.
 `BucketSampler` yields global batches of clip indices: an epoch is a permutation fixed by
 `(seed, epoch)`, cut into chunks of similar length so little padding is wasted, and the batches are
 shuffled, again by `(seed, epoch)`. Its position is `(epoch, batch)`, so a resumed run picks up exactly
-where it stopped. Under DDP every rank builds the same global batch and takes its own slice.
+where it stopped. Under DDP every rank builds the same global batch and takes its own slice. With
+per-clip weights (`clip_weights`: some actions drawn more often than others) an epoch is as many clips
+drawn with replacement in proportion to their weights, fixed by `(seed, epoch)` the same way.
 
 `collate` pads a list of clips into tensors with a boolean mask (True = real frame).
 
@@ -28,6 +30,7 @@ import torch
 
 from stickgen import figure as fg
 from stickgen.errors import StickgenError
+from stickgen.labels import ACTIONS
 from stickgen.motion import Motion
 
 # The camera condition is scaled by fixed constants rather than dataset statistics, so that a camera
@@ -166,13 +169,29 @@ class BucketSampler:
     The last incomplete batch of an epoch is dropped, so every batch has the same number of clips.
     """
 
-    def __init__(self, lengths: np.ndarray, batch_size: int, seed: int, *, bucket_batches: int = 16):
+    def __init__(
+        self,
+        lengths: np.ndarray,
+        batch_size: int,
+        seed: int,
+        *,
+        bucket_batches: int = 16,
+        weights: np.ndarray | None = None,
+    ):
         if batch_size < 1 or batch_size > len(lengths):
             raise StickgenError(
                 f"The batch size must be between 1 and the number of clips ({len(lengths)}), "
                 f"not {batch_size}."
             )
         self.lengths = np.asarray(lengths)
+        self.probabilities = None
+        if weights is not None:
+            weights = np.asarray(weights, np.float64)
+            if weights.shape != self.lengths.shape or not np.all(np.isfinite(weights)) or weights.min() < 0:
+                raise StickgenError("Clip weights must be one finite, non-negative number per clip.")
+            if weights.sum() <= 0:
+                raise StickgenError("At least one clip needs a weight above 0.")
+            self.probabilities = weights / weights.sum()
         self.batch_size = batch_size
         self.seed = seed
         self.bucket = batch_size * bucket_batches
@@ -181,7 +200,10 @@ class BucketSampler:
     def epoch(self, epoch: int) -> list[np.ndarray]:
         """The global batches of one epoch, in order."""
         rng = np.random.default_rng([self.seed, epoch])
-        order = rng.permutation(len(self.lengths))
+        if self.probabilities is None:
+            order = rng.permutation(len(self.lengths))
+        else:
+            order = rng.choice(len(self.lengths), size=len(self.lengths), p=self.probabilities)
         batches = []
         for start in range(0, len(order), self.bucket):
             chunk = order[start : start + self.bucket]
@@ -197,6 +219,20 @@ class BucketSampler:
             for b in range(batch, len(batches)):
                 yield epoch, b, batches[b]
             epoch, batch = epoch + 1, 0
+
+
+def clip_weights(clips: Sequence[Clip], action_weights: dict[str, float]) -> np.ndarray | None:
+    """Each clip's sampling weight: the mean over its frames of their action's weight in
+    `action_weights` (an action it does not name, and a frame of unknown action, weigh 1); None when
+    `action_weights` is empty (every clip alike)."""
+    if not action_weights:
+        return None
+    table = np.ones(len(ACTIONS) + 1)  # the last entry is read by the unknown id −1
+    for name, weight in action_weights.items():
+        if name not in ACTIONS:
+            raise StickgenError(f"Unknown action {name!r} in the action weights.")
+        table[ACTIONS.index(name)] = weight
+    return np.array([table[clip.actions].mean() for clip in clips])
 
 
 def rank_slice(indices: np.ndarray, rank: int, world_size: int) -> np.ndarray:

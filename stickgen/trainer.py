@@ -37,11 +37,12 @@ import numpy as np
 import torch
 import yaml
 
-from stickgen.batches import BucketSampler, TrainingData, collate
+from stickgen.batches import BucketSampler, TrainingData, clip_weights, collate
 from stickgen.checkpoint import load_checkpoint, save_checkpoint
 from stickgen.config import to_dict
 from stickgen.errors import StickgenError
 from stickgen.files import atomic_write_text
+from stickgen.labels import ACTIONS
 from stickgen.model import ModelConfig, StickFigureTransformer
 from stickgen.objective import Draws, DropRates, LossWeights, flow_matching_losses
 from stickgen.ranges import check_range, check_seed
@@ -104,6 +105,9 @@ class TrainConfig:
     init: str | None = None
     """A checkpoint folder whose weights start the model instead of random ones (a second stage of
     training, with a fresh optimizer and schedule); its model and text encoder must be this run's."""
+    action_weights: dict[str, float] = field(default_factory=dict)
+    """How often clips of an action are drawn relative to the rest ({"get_up": 2.0}; an action not
+    named weighs 1): a clip weighs the mean of its frames' weights. Empty: every clip once an epoch."""
 
     def __post_init__(self) -> None:
         for key in ("steps", "batch_size", "log_every", "val_every", "val_batches", "checkpoint_every",
@@ -118,6 +122,10 @@ class TrainConfig:
             raise StickgenError(
                 f"checkpoint_dtype must be float32 or bfloat16, not {self.checkpoint_dtype!r}."
             )
+        for name, weight in self.action_weights.items():
+            if name not in ACTIONS:
+                raise StickgenError(f"action_weights names {name!r}, which is not one of the 60 actions.")
+            check_range(f"action_weights.{name}", weight, 0.0, 100.0)
 
 
 def lr_factor(step: int, config: TrainConfig) -> float:
@@ -293,7 +301,10 @@ def train(
     model_config = dataclasses.replace(config.model, text_dim=int(data.encoder["dim"]))
     config = dataclasses.replace(config, model=model_config)
     initial = None if config.init is None else _initial_weights(config.init, model_config, data)
-    run_config = {"train": to_dict(config), "data": data.description}
+    train_config = to_dict(config)
+    if not config.action_weights:  # run folders made before the option existed still resume
+        del train_config["action_weights"]
+    run_config = {"train": train_config, "data": data.description}
     resume_from = _prepare_run_folder(out, run_config) if dist.main else None
     if dist.world > 1:
         import torch.distributed as tdist
@@ -321,7 +332,8 @@ def train(
         ids = [device.index] if device.type == "cuda" else None
         train_model = DistributedDataParallel(model, device_ids=ids)
 
-    sampler = BucketSampler(data.train.lengths, config.batch_size, config.seed)
+    weights = clip_weights(data.train.clips, config.action_weights)
+    sampler = BucketSampler(data.train.lengths, config.batch_size, config.seed, weights=weights)
     batches = sampler.iterate(state.epoch, state.position)
     mean = torch.from_numpy(data.mean).to(device)
     std = torch.from_numpy(data.std).to(device)

@@ -16,6 +16,7 @@ from stickgen import checkpoint as ckpt
 from stickgen.batches import TrainingData, in_memory_training_data
 from stickgen.checkpoint import load_checkpoint
 from stickgen.errors import StickgenError
+from stickgen.labels import ACTIONS
 from stickgen.model import ModelConfig
 from stickgen.trainer import OptimConfig, TrainConfig, lr_factor, train
 from tests.clips import walking_clip
@@ -367,3 +368,48 @@ def test_the_training_data_description_holds_no_machine_path(tmp_path, monkeypat
     inside = load_training_data(tmp_path / "data" / "synth", "all-MiniLM-L6-v2", progress=False)
     assert elsewhere.description.startswith("synth (12 clips, ")  # outside the working folder: its name
     assert inside.description.startswith("data/synth (12 clips, ")  # inside: relative to it
+
+
+def test_action_weights_draw_an_actions_clips_more_often():
+    from types import SimpleNamespace
+
+    from stickgen.batches import BucketSampler, clip_weights
+
+    walk, jump = ACTIONS.index("walk"), ACTIONS.index("jump")
+    clips = [
+        SimpleNamespace(actions=np.asarray(actions, np.int64))  # clip_weights reads only the actions
+        for actions in ([walk] * 4, [jump] * 4, [jump, jump, -1, -1], [-1] * 4)
+    ]
+    assert clip_weights(clips, {}) is None
+    assert clip_weights(clips, {"jump": 3.0}).tolist() == [1.0, 3.0, 2.0, 1.0]
+    with pytest.raises(StickgenError, match="Unknown action"):
+        clip_weights(clips, {"levitate": 2.0})
+
+    lengths = np.full(400, 20)
+    weights = np.where(np.arange(400) < 100, 3.0, 1.0)  # a quarter of the clips weighs 3
+    sampler = BucketSampler(lengths, 8, seed=0, weights=weights)
+    drawn = np.concatenate(sampler.epoch(0) + sampler.epoch(1))
+    heavy = np.mean(drawn < 100)
+    assert 0.45 < heavy < 0.55  # 3 × 100 / (3 × 100 + 300) = one half, against one quarter unweighted
+    assert [b.tolist() for b in sampler.epoch(3)] == [b.tolist() for b in sampler.epoch(3)]
+    plain = np.concatenate(BucketSampler(lengths, 8, seed=0).epoch(0))
+    assert sorted(plain.tolist()) == list(range(400))  # without weights an epoch is a permutation
+    with pytest.raises(StickgenError, match="one finite, non-negative number per clip"):
+        BucketSampler(lengths, 8, seed=0, weights=-weights)
+
+
+def test_action_weights_are_checked_and_resume_exactly(tmp_path):
+    with pytest.raises(StickgenError, match="not one of the 60 actions"):
+        tiny_config(4, action_weights={"levitate": 2.0})
+    with pytest.raises(StickgenError, match="action_weights.walk"):
+        tiny_config(4, action_weights={"walk": -1.0})
+    data, config = tiny_data(), tiny_config(8, action_weights={"walk": 2.0})
+    straight = train(config, data, tmp_path / "straight", progress=False)
+    train(config, data, tmp_path / "resumed", progress=False, stop_after=4)
+    resumed = train(config, data, tmp_path / "resumed", progress=False)
+    for a, b in zip(parameters(straight.model), parameters(resumed.model), strict=True):
+        assert torch.equal(a, b)
+    assert "action_weights" in (tmp_path / "straight" / "config.yaml").read_text()
+    # without weights the run's config.yaml is what it was before the option, so older runs resume
+    train(tiny_config(2), data, tmp_path / "plain", progress=False)
+    assert "action_weights" not in (tmp_path / "plain" / "config.yaml").read_text()
