@@ -29,6 +29,7 @@ import yaml
 
 from stickgen.checkpoint import load_checkpoint
 from stickgen.clip_ops import CANONICAL_FPS
+from stickgen.errors import StickgenError
 from stickgen.evaluate import BUNDLED_EVALUATOR, generate_like
 from stickgen.evaluator import load_evaluator, load_split, majority_action
 from stickgen.files import bundled_asset
@@ -52,11 +53,15 @@ def main() -> None:
     if unknown or not plans:
         raise SystemExit(f"Unknown plans {unknown}; use some of {', '.join(PLANS)}.")
 
-    model = load_checkpoint(args.checkpoint or default_checkpoint())
+    try:
+        model = load_checkpoint(args.checkpoint or default_checkpoint())
+        val = load_split(args.data, "val")
+    except StickgenError as error:
+        raise SystemExit(str(error)) from None
     mean, std = model.norm_mean.cpu().numpy(), model.norm_std.cpu().numpy()
     scorer = load_evaluator(bundled_asset(BUNDLED_EVALUATOR, "evaluator.safetensors"))
     chosen: dict[int, list] = {}
-    for motion in load_split(args.data, "val"):
+    for motion in val:
         action = majority_action(motion.actions)
         if action < 0 or not motion.texts or np.mean(motion.actions == action) < SHARE:
             continue
