@@ -67,8 +67,9 @@ def main() -> None:
             continue
         if len(chosen.setdefault(action, [])) < args.per_action:
             chosen[action].append(motion)
-    clips = [m for a in sorted(chosen) for m in chosen[a]]
-    labels = np.array([majority_action(m.actions) for m in clips])
+    actions = sorted(chosen)
+    clips = [m for a in actions for m in chosen[a]]
+    labels = np.array([a for a in actions for _ in chosen[a]])
     rng = np.random.default_rng(args.seed)
     captions = [m.texts[int(rng.integers(len(m.texts)))] for m in clips]
     frames = [m.num_frames for m in clips]
@@ -90,12 +91,11 @@ def main() -> None:
         recognised[plan] = scorer.encode_motions(motions)[1] == labels
         print(f"plan {plan}: {time.perf_counter() - began:.0f} s")
 
-    actions = sorted(chosen)
     shares = {key: {a: float(hits[labels == a].mean()) for a in actions} for key, hits in recognised.items()}
     columns = ["real", *plans]
     print("\n| action | clips | " + " | ".join(columns) + " |")
     print("|---|---|" + "---|" * len(columns))
-    for a in sorted(chosen, key=lambda a: (shares[plans[0]][a], ACTIONS[a])):
+    for a in sorted(actions, key=lambda a: (shares[plans[0]][a], ACTIONS[a])):
         cells = " | ".join(f"{shares[c][a]:.2f}" for c in columns)
         print(f"| {ACTIONS[a]} | {int(np.sum(labels == a))} | {cells} |")
     cells = " | ".join(f"{recognised[c].mean():.3f}" for c in columns)
@@ -103,7 +103,7 @@ def main() -> None:
 
     if args.weights:
         weights = {}
-        for a in sorted(chosen):
+        for a in actions:
             relative = min(1.0, shares[plans[0]][a] / max(shares["real"][a], 1e-9))
             weights[ACTIONS[a]] = round(1.0 + 2.0 * (1.0 - relative), 2)
         Path(args.weights).write_text(yaml.safe_dump({"action_weights": weights}, sort_keys=False))
