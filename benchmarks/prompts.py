@@ -1,10 +1,11 @@
 """The prompt suite: how often the figure does what the sentence says.
 
-    python benchmarks/prompts.py [--checkpoint DIR] [--seeds 5] [--subset N] [--grep TEXT]
-                                 [--json FILE] [--compare OLD.json]
+    python benchmarks/prompts.py [--checkpoint DIR] [--seeds 5] [--first-seed 0] [--subset N]
+                                 [--grep TEXT] [--json FILE] [--compare OLD.json]
 
 Generates every prompt of `prompts.yaml` (beside this file) with seeds 0 .. N−1 exactly as the
-product does (`stickgen.generation.generate(prompt, seed=s, checkpoint=DIR)`), checks each sample with
+product does (`stickgen.generation.generate(prompt, seed=s, checkpoint=DIR)`; `--first-seed F` takes
+seeds F .. F+N−1 instead, to add samples to an earlier run), checks each sample with
 the prompt's automatic check (detectors of `stickgen.detectors`, or the evaluator's action classifier)
 and prints the share of samples that pass: overall, for plain and paraphrased prompts, for chained
 ones, per environment, per action family (the synthesizer module of the action's generator), and the
@@ -171,12 +172,13 @@ def run_suite(
     prompts: Sequence[Prompt],
     *,
     seeds: int = 5,
+    first_seed: int = 0,
     checkpoint: str | None = None,
     plan: str | None = None,
     steps: int | None = None,
     progress: Callable[[], None] | None = None,
 ) -> list[dict[str, Any]]:
-    """Generate every prompt with seeds 0 .. seeds−1 as the product does and check every sample.
+    """Generate every prompt with seeds first_seed .. first_seed+seeds−1 as the product does; check each.
 
     Returns one record per sample: the prompt's text, actions, kind, chained, environment and families,
     the seed, each check item's result (`items`) and whether all hold (`passed`). `plan` overrides
@@ -191,7 +193,7 @@ def run_suite(
     options = {} if steps is None else {"steps": steps}  # else generate's own default
     records = []
     for prompt in prompts:
-        for seed in range(seeds):
+        for seed in range(first_seed, first_seed + seeds):
             motion = generate(prompt.text, seed=seed, checkpoint=checkpoint, plan=plan, **options)
             items = check_motion(motion, prompt.check, classify)
             records.append({
@@ -273,6 +275,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--checkpoint", default=None, help="a checkpoint folder (default: the bundled model)")
     parser.add_argument("--seeds", type=int, default=5, help="seeds 0 .. N-1 per prompt (default 5)")
+    parser.add_argument("--first-seed", type=int, default=0, help="start the seeds here (default 0)")
     parser.add_argument("--subset", type=int, default=None, help="only N prompts, spread over the suite")
     parser.add_argument("--grep", default=None, help="only prompts whose text or actions contain this")
     parser.add_argument("--suite", default=str(SUITE), help="the suite file (default: prompts.yaml here)")
@@ -290,17 +293,20 @@ def main(argv: Sequence[str] | None = None) -> None:
     start = time.perf_counter()
     with tqdm(total=len(prompts) * args.seeds, unit="sample", desc="prompts", file=sys.stderr) as bar:
         records = run_suite(
-            prompts, seeds=args.seeds, checkpoint=args.checkpoint, plan=args.plan, steps=args.steps,
-            progress=bar.update,
+            prompts, seeds=args.seeds, first_seed=args.first_seed, checkpoint=args.checkpoint, plan=args.plan,
+            steps=args.steps, progress=bar.update,
         )  # fmt: skip
     seconds = time.perf_counter() - start
-    print(f"{len(prompts)} prompts x {args.seeds} seeds, checkpoint {args.checkpoint or 'bundled'}, "
+    seed_range = f"seeds {args.first_seed}-{args.first_seed + args.seeds - 1}"
+    print(f"{len(prompts)} prompts x {args.seeds} seeds ({seed_range}), "
+          f"checkpoint {args.checkpoint or 'bundled'}, "
           f"plan {args.plan or 'default'}, steps {args.steps or 'default'}, {seconds:.0f} s\n")  # fmt: skip
     print(report(records, old))
     print("\n" + matcher_summary(prompts))
     if args.json:
         doc = {"checkpoint": args.checkpoint or "bundled", "plan": args.plan or "default",
-               "steps": args.steps, "seeds": args.seeds, "seconds": round(seconds, 1),
+               "steps": args.steps, "seeds": args.seeds, "first_seed": args.first_seed,
+               "seconds": round(seconds, 1),
                "samples": records}  # fmt: skip
         Path(args.json).write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
         print(f"\nwrote {args.json}", file=sys.stderr)
