@@ -361,6 +361,8 @@ def test_the_runner_generates_checks_and_reports_a_few_prompts(tmp_path):
     assert "| overall |" in result.stdout and "10 worst prompts" in result.stdout
     assert len(json.loads(out.read_text())["samples"]) == 2
     again = subprocess.run(
-        [*command, "--compare", str(out)], capture_output=True, text=True, cwd=ROOT, timeout=600
+        [*command, "--compare", str(out), "--first-seed", "3"], capture_output=True, text=True, cwd=ROOT,
+        timeout=600,
     )
     assert again.returncode == 0 and "earlier run" in again.stdout, again.stderr
+    assert "(seeds 3-3)" in again.stdout  # --first-seed moves the seeds, for adding samples to a run
