@@ -271,6 +271,17 @@ def matcher_summary(prompts: Sequence[Prompt]) -> str:
             f"names exactly the targets of {exact} of {len(plain)} plain prompts")  # fmt: skip
 
 
+def read_samples(path: str) -> list[dict]:
+    """The samples of an earlier `--json` file; one sentence (exit 1) if it cannot be read, before any run."""
+    try:
+        samples = json.loads(Path(path).read_text(encoding="utf-8"))["samples"]
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError):
+        sys.exit(f"prompts.py: --compare {path} is not a file written by --json")
+    if not isinstance(samples, list):
+        sys.exit(f"prompts.py: --compare {path} is not a file written by --json")
+    return samples
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--checkpoint", default=None, help="a checkpoint folder (default: the bundled model)")
@@ -286,10 +297,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     from tqdm import tqdm
 
+    if args.seeds < 1 or args.first_seed < 0:
+        sys.exit("prompts.py: --seeds must be at least 1 and --first-seed at least 0")
     prompts = select(load_suite(args.suite), subset=args.subset, grep=args.grep)
     if not prompts:
         sys.exit("prompts.py: no prompt matches the selection")
-    old = json.loads(Path(args.compare).read_text())["samples"] if args.compare else None
+    old = read_samples(args.compare) if args.compare else None
     start = time.perf_counter()
     with tqdm(total=len(prompts) * args.seeds, unit="sample", desc="prompts", file=sys.stderr) as bar:
         records = run_suite(

@@ -366,3 +366,21 @@ def test_the_runner_generates_checks_and_reports_a_few_prompts(tmp_path):
     )
     assert again.returncode == 0 and "earlier run" in again.stdout, again.stderr
     assert "(seeds 3-3)" in again.stdout  # --first-seed moves the seeds, for adding samples to a run
+
+
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        (["--compare", "missing.json"], "--compare missing.json is not a file written by --json"),
+        (["--seeds", "0"], "--seeds must be at least 1"),
+        (["--first-seed", "-1"], "--first-seed at least 0"),
+    ],
+)
+def test_the_runner_refuses_bad_arguments_in_one_sentence_before_it_runs(tmp_path, args, says):
+    args = [str(tmp_path / a) if a.endswith(".json") else a for a in args]
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "prompts.py"), *args], capture_output=True, text=True,
+        cwd=ROOT, timeout=120,
+    )
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert says.replace("missing.json", str(tmp_path / "missing.json")) in result.stderr
