@@ -140,8 +140,8 @@ def _reachable(targets: np.ndarray, track: Track, body: Body) -> np.ndarray:
     hips = hip_positions(track.root, track.spine[:, 0], body)
     reach = body.leg * 0.995
     dx = np.minimum(np.abs(targets[..., 0] - hips[..., 0]), reach)
-    # Where dx == reach, reach**2 (a Python float) and dx**2 (numpy) can differ in the last bit: a
-    # negative zero-ish square root argument made one clip of seed 1 NaN.
+    # Where dx == reach, reach**2 (a Python float) and dx**2 (numpy) can differ in the last bit, and
+    # a difference of -1e-16 made a clip of seed 1 NaN: hence the clamp at 0.
     drop = np.sqrt(np.maximum(reach**2 - dx**2, 0.0))
     out = targets.copy()
     out[..., 1] = np.maximum(np.maximum(targets[..., 1], 0.0), hips[..., 1] - drop)
