@@ -22,7 +22,14 @@ from stickgen.figure import CONTACT_HEIGHT, J, center_of_mass
 from stickgen.synth.body import Body
 from stickgen.synth.context import ActionContext
 from stickgen.synth.keyframes import ease_in, keyframes, smoothstep
-from stickgen.synth.kinematics import Track, forward_kinematics, hip_positions, leg_ik, standing_ankles
+from stickgen.synth.kinematics import (
+    Track,
+    forward_kinematics,
+    hip_positions,
+    leg_drop,
+    leg_ik,
+    standing_ankles,
+)
 from stickgen.synth.physics import World, ballistic
 
 HOLD = 0.14  # s
@@ -316,7 +323,7 @@ def _reach_limit(root, lean, ankles, planted, body) -> np.ndarray:
     hips = hip_positions(np.stack([root[:, 0], np.zeros(len(root))], axis=-1), lean, body)
     reach = body.leg * 0.995
     dx = np.minimum(np.abs(ankles[..., 0] - hips[..., 0]), reach)
-    limit = ankles[..., 1] - hips[..., 1] + np.sqrt(np.maximum(reach**2 - dx**2, 0.0))
+    limit = ankles[..., 1] - hips[..., 1] + leg_drop(reach, dx)
     return np.where(planted, limit, np.inf).min(axis=1)
 
 

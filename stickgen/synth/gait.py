@@ -22,7 +22,7 @@ import numpy as np
 from stickgen.figure import CONTACT_HEIGHT
 from stickgen.synth.body import Body
 from stickgen.synth.keyframes import smootherstep, smoothstep
-from stickgen.synth.kinematics import LEFT, RIGHT, Track, hip_positions, leg_ik
+from stickgen.synth.kinematics import LEFT, RIGHT, Track, hip_positions, leg_drop, leg_ik
 from stickgen.synth.physics import World
 
 HEEL_RISE = 0.03  # m: the ankle lifts this much as the heel comes up before toe-off
@@ -178,7 +178,7 @@ def _within_reach(ankles, swinging, track, body):
     hips = hip_positions(track.root, track.spine[:, 0], body)
     reach = body.leg * 0.995
     dx = np.minimum(np.abs(ankles[..., 0] - hips[..., 0]), reach)
-    lowest = hips[..., 1] - np.sqrt(np.maximum(reach**2 - dx**2, 0.0))  # dx = reach may round below 0
+    lowest = hips[..., 1] - leg_drop(reach, dx)
     out = ankles.copy()
     out[..., 1] = np.where(swinging, np.maximum(ankles[..., 1], lowest), ankles[..., 1])
     return out
@@ -223,7 +223,7 @@ def _reach_limit(pelvis_x, lean, ankles, stance, body):
     hips = hip_positions(root, lean, body)  # hips of a pelvis at height 0: only their offsets matter
     reach = body.leg * 0.995
     dx = np.abs(ankles[..., 0] - hips[..., 0])
-    limit = ankles[..., 1] - hips[..., 1] + np.sqrt(np.maximum(reach**2 - dx**2, 0.0))
+    limit = ankles[..., 1] - hips[..., 1] + leg_drop(reach, dx)
     return np.where(stance, limit, np.inf).min(axis=1)
 
 

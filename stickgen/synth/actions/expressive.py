@@ -36,6 +36,7 @@ from stickgen.synth.kinematics import (
     concat_tracks,
     forward_kinematics,
     hip_positions,
+    leg_drop,
     leg_ik,
     standing_ankles,
 )
@@ -111,7 +112,7 @@ def _plant(ctx: ActionContext, track: Track, feet: np.ndarray) -> Track:
     hips = hip_positions(track.root, track.spine[:, 0], ctx.body) - track.root[:, None]  # (T, 2, 2)
     reach = ctx.body.leg * 0.995
     dx = np.minimum(np.abs(feet[..., 0] - track.root[:, None, 0] - hips[..., 0]), reach)
-    highest = (feet[..., 1] - hips[..., 1] + np.sqrt(np.maximum(reach**2 - dx**2, 0.0))).min(axis=1)
+    highest = (feet[..., 1] - hips[..., 1] + leg_drop(reach, dx)).min(axis=1)
     root = track.root.copy()
     root[:, 1] = np.minimum(root[:, 1], highest)
     track = track.with_(root=root)

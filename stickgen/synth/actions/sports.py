@@ -33,6 +33,7 @@ from stickgen.synth.kinematics import (
     concat_tracks,
     forward_kinematics,
     hip_positions,
+    leg_drop,
     leg_ik,
     mirrored,
     standing_ankles,
@@ -102,7 +103,7 @@ def _reachable(root: np.ndarray, lean: np.ndarray, ankles: np.ndarray, body: Bod
     hips = hip_positions(np.stack([root[:, 0], np.zeros(len(root))], axis=-1), lean, body)
     reach = body.leg * 0.99
     dx = ankles[..., 0] - hips[..., 0]
-    limit = ankles[..., 1] - hips[..., 1] + np.sqrt(np.maximum(reach**2 - dx**2, 0.0))
+    limit = ankles[..., 1] - hips[..., 1] + leg_drop(reach, dx)
     low = ankles[..., 1] < 2.0 * CONTACT_HEIGHT
     cap = np.where(low, limit, np.inf).min(axis=1)
     out = root.copy()

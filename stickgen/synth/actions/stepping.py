@@ -43,6 +43,7 @@ from stickgen.synth.kinematics import (
     arm_ik,
     forward_kinematics,
     hip_positions,
+    leg_drop,
     leg_ik,
     mirrored,
     standing_ankles,
@@ -140,11 +141,8 @@ def _reachable(targets: np.ndarray, track: Track, body: Body) -> np.ndarray:
     hips = hip_positions(track.root, track.spine[:, 0], body)
     reach = body.leg * 0.995
     dx = np.minimum(np.abs(targets[..., 0] - hips[..., 0]), reach)
-    # Where dx == reach, reach**2 (a Python float) and dx**2 (numpy) can differ in the last bit, and
-    # a difference of -1e-16 made a clip of seed 1 NaN: hence the clamp at 0.
-    drop = np.sqrt(np.maximum(reach**2 - dx**2, 0.0))
     out = targets.copy()
-    out[..., 1] = np.maximum(np.maximum(targets[..., 1], 0.0), hips[..., 1] - drop)
+    out[..., 1] = np.maximum(np.maximum(targets[..., 1], 0.0), hips[..., 1] - leg_drop(reach, dx))
     return out
 
 
@@ -155,7 +153,7 @@ def _fit_root(track: Track, body: Body, ankles: np.ndarray, planted: np.ndarray)
     )
     reach = body.leg * 0.995
     dx = np.abs(ankles[..., 0] - hips[..., 0])
-    limit = ankles[..., 1] - hips[..., 1] + np.sqrt(np.maximum(reach**2 - dx**2, 0.0))
+    limit = ankles[..., 1] - hips[..., 1] + leg_drop(reach, dx)
     height = np.minimum(track.root[:, 1], np.where(planted, limit, np.inf).min(axis=1))
     if len(height) >= 5:
         # A running minimum, then a running mean: smooth and nowhere higher than allowed.
