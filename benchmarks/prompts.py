@@ -276,7 +276,7 @@ def read_samples(path: str) -> list[dict]:
     try:
         samples = json.loads(Path(path).read_text(encoding="utf-8"))["samples"]
     except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError):
-        sys.exit(f"prompts.py: --compare {path} is not a file written by --json")
+        samples = None
     if not isinstance(samples, list):
         sys.exit(f"prompts.py: --compare {path} is not a file written by --json")
     return samples
