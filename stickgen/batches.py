@@ -12,7 +12,11 @@ where it stopped. Under DDP every rank builds the same global batch and takes it
 per-clip weights (`clip_weights`: some actions drawn more often than others) an epoch is as many clips
 drawn with replacement in proportion to their weights, fixed by `(seed, epoch)` the same way.
 
-`collate` pads a list of clips into tensors with a boolean mask (True = real frame).
+The bank keeps every per-frame array end to end (`ClipBank.features`, ...; each `Clip` holds views
+into them), so `collate` pads a batch with a few gathers, on whatever device the bank's tensors are
+copied to once (`ClipBank.tensors`): on a GPU, batches are assembled there and only the clip indices
+travel, so the host does not spend a step's time padding clips one by one. The result has a boolean
+mask (True = real frame) and is bit for bit what padding clip by clip gives (tests/test_batches.py).
 
 `load_training_data` reads a dataset folder into the train and val banks, embedding every description
 once through the persistent embedding cache.
@@ -65,9 +69,37 @@ class ClipBank:
     def __init__(self, clips: list[Clip], text_table: np.ndarray):
         if not clips:
             raise StickgenError("There are no clips to train on.")
-        self.clips = clips
         self.text_table = np.asarray(text_table, dtype=np.float32)  # (N_texts, D)
         self.lengths = np.array([len(c.features) for c in clips])
+        self.starts = np.concatenate([[0], np.cumsum(self.lengths)[:-1]]).astype(np.int64)
+        # Every per-frame array end to end, so that a batch is a few gathers (on any device); each
+        # clip's arrays become views into these, so the bank holds its frames once.
+        self.features = np.concatenate([c.features for c in clips]).astype(np.float32, copy=False)
+        self.actions = np.concatenate([c.actions for c in clips]).astype(np.int64, copy=False)
+        self.physics = np.concatenate([c.physics for c in clips]).astype(np.float32, copy=False)
+        self.has_camera = np.array([c.camera is not None for c in clips])
+        self.camera = np.zeros((len(self.features), 3), np.float32)
+        for clip, start, n in zip(clips, self.starts, self.lengths, strict=True):
+            if clip.camera is not None:
+                self.camera[start : start + n] = clip.camera
+        self.bones = np.stack([c.bones for c in clips]).astype(np.float32, copy=False)
+        self.environment = np.stack([c.environment for c in clips]).astype(np.float32, copy=False)
+        self.text_counts = np.array([len(c.text_rows) for c in clips], np.int64)
+        self.text_starts = np.concatenate([[0], np.cumsum(self.text_counts)[:-1]]).astype(np.int64)
+        self.text_rows = np.concatenate([np.asarray(c.text_rows, np.int64) for c in clips])
+        self.clips = [
+            Clip(
+                features=self.features[start : start + n],
+                actions=self.actions[start : start + n],
+                camera=self.camera[start : start + n] if has else None,
+                physics=self.physics[start : start + n],
+                bones=self.bones[i],
+                environment=self.environment[i],
+                text_rows=self.text_rows[self.text_starts[i] : self.text_starts[i] + self.text_counts[i]],
+            )
+            for i, (start, n, has) in enumerate(zip(self.starts, self.lengths, self.has_camera, strict=True))
+        ]
+        self._on: dict[str, dict[str, torch.Tensor]] = {}
 
     @classmethod
     def from_motions(
@@ -93,6 +125,19 @@ class ClipBank:
     def __len__(self) -> int:
         return len(self.clips)
 
+    def tensors(self, device: torch.device | str = "cpu") -> dict[str, torch.Tensor]:
+        """The packed arrays as tensors on `device`, made once per device (on the CPU they share the
+        arrays' memory)."""
+        key = str(torch.device(device))
+        if key not in self._on:
+            names = (
+                "features", "actions", "physics", "camera", "has_camera", "bones", "environment",
+                "starts", "lengths", "text_counts", "text_starts", "text_rows", "text_table",
+            )  # fmt: skip
+            arrays = {n: np.ascontiguousarray(getattr(self, n)) for n in names}
+            self._on[key] = {n: torch.from_numpy(a).to(device) for n, a in arrays.items()}
+        return self._on[key]
+
     @property
     def frames(self) -> int:
         return int(self.lengths.sum())
@@ -114,51 +159,71 @@ class Batch:
     has_text: torch.Tensor  # (B,) bool
 
     def to(self, device: torch.device | str) -> Batch:
-        return Batch(**{k: v.to(device) for k, v in vars(self).items()})
+        return Batch(**{k: to_device(v, device) for k, v in vars(self).items()})
+
+
+def to_device(tensor: torch.Tensor, device: torch.device | str) -> torch.Tensor:
+    """`tensor` on `device`. A CPU tensor goes to a GPU through pinned memory without waiting, so the
+    copy does not make the host wait for the GPU's queued work (a plain copy would)."""
+    device = torch.device(device)
+    if device.type != "cuda" or tensor.device.type != "cpu":
+        return tensor.to(device)
+    return tensor.pin_memory().to(device, non_blocking=True)
 
 
 def collate(
-    bank: ClipBank, indices: Sequence[int], mean: np.ndarray, std: np.ndarray, text_choice: np.ndarray
+    bank: ClipBank,
+    indices: Sequence[int],
+    mean: np.ndarray | torch.Tensor,
+    std: np.ndarray | torch.Tensor,
+    text_choice: np.ndarray | torch.Tensor,
+    *,
+    device: torch.device | str = "cpu",
 ) -> Batch:
-    """Pad the clips `indices` into a `Batch`.
+    """Pad the clips `indices` into a `Batch` on `device`, gathered from the bank's packed tensors there.
 
     text_choice: (B,) uniform numbers in [0, 1) that pick each clip's description among its texts.
+    The features are normalised as `(features − mean) / std`; padded frames are 0 (actions −1).
     """
-    clips = [bank.clips[i] for i in indices]
-    B, T = len(clips), max(len(c.features) for c in clips)
-    D = bank.text_table.shape[1]
-    features = np.zeros((B, T, fg.FEATURE_DIM), np.float32)
-    mask = np.zeros((B, T), bool)
-    actions = np.full((B, T), -1, np.int64)
-    camera = np.zeros((B, T, 3), np.float32)
-    has_camera = np.zeros(B, bool)
-    physics = np.zeros((B, T, fg.PHYSICS_DIM), np.float32)
-    text = np.zeros((B, D), np.float32)
-    has_text = np.zeros(B, bool)
-    for b, clip in enumerate(clips):
-        n = len(clip.features)
-        features[b, :n] = (clip.features - mean) / std
-        mask[b, :n] = True
-        actions[b, :n] = clip.actions
-        physics[b, :n] = clip.physics
-        if clip.camera is not None:
-            camera[b, :n] = clip.camera
-            has_camera[b] = True
-        if len(clip.text_rows):
-            k = min(int(text_choice[b] * len(clip.text_rows)), len(clip.text_rows) - 1)
-            text[b] = bank.text_table[clip.text_rows[k]]
-            has_text[b] = True
+    on = bank.tensors(device)
+    dev = on["features"].device
+    index = np.asarray(indices, dtype=np.int64)
+    T = int(bank.lengths[index].max())
+    idx = to_device(torch.from_numpy(index), dev)
+    starts, lengths = on["starts"][idx], on["lengths"][idx]
+    mask = torch.arange(T, device=dev)[None, :] < lengths[:, None]  # (B, T)
+    frames = torch.where(mask, starts[:, None] + torch.arange(T, device=dev)[None, :], 0)
+    mean_t = torch.as_tensor(mean, dtype=torch.float32, device=dev)
+    std_t = torch.as_tensor(std, dtype=torch.float32, device=dev)
+    flat = frames.reshape(-1)
+
+    def gather(name: str) -> torch.Tensor:  # per-frame rows of one packed array, (B, T, ...)
+        values = on[name].index_select(0, flat)
+        return values.view(*frames.shape, *values.shape[1:])
+
+    pad = ~mask[..., None]
+    features = gather("features").sub_(mean_t).div_(std_t).masked_fill_(pad, 0.0)
+    counts = on["text_counts"][idx]
+    has_text = counts > 0
+    choice = to_device(torch.as_tensor(text_choice), dev)
+    k = torch.minimum((choice * counts).long(), (counts - 1).clamp(min=0))
+    # A clip without texts points at any row (0) and gets zeros instead.
+    at = torch.where(has_text, on["text_starts"][idx] + k, 0)
+    text = torch.zeros((len(index), bank.text_table.shape[1]), device=dev)
+    if len(bank.text_rows):
+        text = torch.where(has_text[:, None], on["text_table"][on["text_rows"][at]], 0.0)
+    has_camera = on["has_camera"][idx]
     return Batch(
-        features=torch.from_numpy(features),
-        mask=torch.from_numpy(mask),
-        actions=torch.from_numpy(actions),
-        camera=torch.from_numpy(camera),
-        has_camera=torch.from_numpy(has_camera),
-        physics=torch.from_numpy(physics),
-        bones=torch.from_numpy(np.stack([c.bones for c in clips])),
-        environment=torch.from_numpy(np.stack([c.environment for c in clips])),
-        text=torch.from_numpy(text),
-        has_text=torch.from_numpy(has_text),
+        features=features,
+        mask=mask,
+        actions=gather("actions").masked_fill_(~mask, -1),
+        camera=gather("camera").masked_fill_(pad, 0.0),  # 0 where a clip has none
+        has_camera=has_camera,
+        physics=gather("physics").masked_fill_(pad, 0.0),
+        bones=on["bones"][idx],
+        environment=on["environment"][idx],
+        text=text,
+        has_text=has_text,
     )
 
 

@@ -6,18 +6,33 @@ any leading batch shape, on any device and dtype, with gradients.
 
 from __future__ import annotations
 
+import numpy as np
 import torch
 
 from stickgen import figure as fg
 
+_ANKLES = np.array([fg.J["l_ankle"], fg.J["r_ankle"]])
+_SEGMENT_JOINTS = fg.SEGMENT_JOINTS.reshape(-1)
+# One copy of each constant table per (array, dtype, device): a table copied to a GPU at every call
+# would make every training step wait for the GPU to finish the step before.
+_TABLES: dict[tuple[int, torch.dtype | None, str], tuple[np.ndarray, torch.Tensor]] = {}
+
+
+def constant(array: np.ndarray, device: torch.device, dtype: torch.dtype | None = None) -> torch.Tensor:
+    """A module-level constant array as a tensor on `device`, copied there once."""
+    key = (id(array), dtype, str(device))
+    if key not in _TABLES:
+        _TABLES[key] = (array, torch.as_tensor(array, dtype=dtype, device=device))
+    return _TABLES[key][1]
+
 
 def _table(array, like: torch.Tensor) -> torch.Tensor:
-    return torch.as_tensor(array, dtype=like.dtype, device=like.device)
+    return constant(array, like.device, like.dtype)
 
 
 def joints_to_segments(joints: torch.Tensor) -> torch.Tensor:
     """Joints (..., 16, 2) → segments (..., 48). Twin of `figure.joints_to_segments`."""
-    idx = torch.as_tensor(fg.SEGMENT_JOINTS.reshape(-1), device=joints.device)
+    idx = constant(_SEGMENT_JOINTS, joints.device)
     seg = joints.index_select(-2, idx)  # (..., 24, 2)
     return seg.reshape(*joints.shape[:-2], fg.POSE_DIM)
 
@@ -60,7 +75,7 @@ def foot_contacts(
     joints: torch.Tensor, fps: float, *, height: float = fg.CONTACT_HEIGHT, speed: float = fg.CONTACT_SPEED
 ) -> torch.Tensor:
     """Bool (..., T, 2): left and right ankle below `height` m and slower than `speed` m/s along x."""
-    idx = torch.as_tensor([fg.J["l_ankle"], fg.J["r_ankle"]], device=joints.device)
+    idx = constant(_ANKLES, joints.device)
     ankles = joints.index_select(-2, idx)  # (..., T, 2, 2)
     vx = velocity(ankles[..., 0], fps)  # (..., T, 2)
     return (ankles[..., 1] < height) & (vx.abs() < speed)

@@ -28,16 +28,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
 import torch
 import torch.nn.functional as F
 
 from stickgen import figure as fg
 from stickgen import figure_torch as ft
-from stickgen.batches import Batch
+from stickgen.batches import Batch, to_device
 from stickgen.ranges import check_fields
 
 FPS = 25.0
 PHYSICS_SCALE = (2.0, 2.0, 20.0, 20.0)  # m/s, m/s, m/s², m/s²: centre-of-mass velocity and acceleration
+_PHYSICS_SCALE = np.array(PHYSICS_SCALE)
 LENGTH_SCALE = 0.1  # m: geometric errors are measured in units of 10 cm
 SPEED_SCALE = 1.0  # m/s
 
@@ -85,9 +87,23 @@ class Draws:
     uniforms: torch.Tensor  # (B, 4): condition dropout for text, actions, camera; the text choice
 
     @classmethod
-    def draw(cls, batch: int, frames: int, generator: torch.Generator) -> Draws:
+    def draw(
+        cls, batch: int, frames: int, generator: torch.Generator, device: torch.device | str = "cpu"
+    ) -> Draws:
+        """The draws of a step from the CPU `generator`. For a CUDA `device` the noise is drawn there,
+        from a generator seeded by `generator`'s first draw (drawing millions of normals on the CPU
+        takes longer than a GPU's whole step); the times and dropout draws stay on the CPU either way.
+        """
+        if torch.device(device).type != "cuda":
+            return cls(
+                noise=torch.randn((batch, frames, fg.FEATURE_DIM), generator=generator),
+                t=torch.rand(batch, generator=generator),
+                uniforms=torch.rand((batch, 4), generator=generator),
+            )
+        seed = int(torch.randint(0, 2**62, (1,), generator=generator))
+        on_device = torch.Generator(device=device).manual_seed(seed)
         return cls(
-            noise=torch.randn((batch, frames, fg.FEATURE_DIM), generator=generator),
+            noise=torch.randn((batch, frames, fg.FEATURE_DIM), generator=on_device, device=device),
             t=torch.rand(batch, generator=generator),
             uniforms=torch.rand((batch, 4), generator=generator),
         )
@@ -131,7 +147,7 @@ def flow_matching_losses(
     B, T, _ = x1.shape
     device = x1.device
     mask = batch.mask
-    noise, t, uniforms = (v.to(device) for v in (draws.noise[:, :T], draws.t, draws.uniforms))
+    noise, t, uniforms = (to_device(v, device) for v in (draws.noise[:, :T], draws.t, draws.uniforms))
     xt = t[:, None, None] * x1 + (1.0 - t[:, None, None]) * noise
     xt = torch.where(mask[:, :, None], xt, 0.0)
     rates = drop if train else DropRates(text=0.0, actions=0.0, camera=0.0)
@@ -155,7 +171,7 @@ def flow_matching_losses(
     )
     terms["action"] = _masked_mean(action_ce, known)
 
-    scale = torch.tensor(PHYSICS_SCALE, device=device, dtype=x1.dtype)
+    scale = ft.constant(_PHYSICS_SCALE, device, x1.dtype)
     terms["physics"] = _masked_mean((out.physics[..., :4] - batch.physics[..., :4] / scale) ** 2, mask)
     contact_bce = F.binary_cross_entropy_with_logits(
         out.physics[..., 4:], batch.physics[..., 4:], reduction="none"

@@ -221,11 +221,16 @@ class _Ema:
     @torch.no_grad()
     def update(self, model: torch.nn.Module, step: int) -> None:
         d = min(self.decay, (1 + step) / (10 + step))
+        floats, shadows = [], []
         for k, v in model.state_dict().items():
             if v.dtype.is_floating_point:
-                self.shadow[k].mul_(d).add_(v.detach(), alpha=1.0 - d)
+                floats.append(v.detach())
+                shadows.append(self.shadow[k])
             else:
                 self.shadow[k].copy_(v)
+        # One fused update for all tensors: on a GPU, two kernels per tensor cost more than the step.
+        torch._foreach_mul_(shadows, d)
+        torch._foreach_add_(shadows, floats, alpha=1.0 - d)
 
 
 def validation_loss(
@@ -243,8 +248,8 @@ def validation_loss(
         for i, idx in enumerate(batches):
             generator = step_generator(config.seed, i, stream=1_000_000)
             frames = int(data.val.lengths[idx].max())
-            draws = Draws.draw(len(idx), frames, generator)
-            batch = collate(data.val, idx, data.mean, data.std, draws.uniforms[:, 3].numpy()).to(device)
+            draws = Draws.draw(len(idx), frames, generator, device)
+            batch = collate(data.val, idx, mean, std, draws.uniforms[:, 3], device=device)
             terms = flow_matching_losses(
                 model, batch, mean=mean, std=std, weights=config.losses, drop=config.drop, draws=draws,
                 train=False,
@@ -319,7 +324,7 @@ def train(
         model.load_state_dict(initial)
     optimizer = torch.optim.AdamW(
         model.parameters(), lr=config.optim.lr, betas=tuple(config.optim.betas),
-        weight_decay=config.optim.weight_decay,
+        weight_decay=config.optim.weight_decay, fused=device.type == "cuda" or None,
     )  # fmt: skip
     scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda s: lr_factor(s, config))
     state = _State(model, _Ema(model, config.ema_decay), optimizer, scheduler)
@@ -360,13 +365,12 @@ def train(
             state.epoch, b, global_idx = next(batches)
             step = state.step
             torch.manual_seed(int(step_generator(config.seed, step, stream=2).initial_seed() % 2**63))
-            draws = Draws.draw(
-                len(global_idx), int(data.train.lengths[global_idx].max()), step_generator(config.seed, step)
-            )
+            frames = int(data.train.lengths[global_idx].max())
+            draws = Draws.draw(len(global_idx), frames, step_generator(config.seed, step), device)
             rows = slice(dist.rank, None, dist.world)
             local_draws = draws.select(rows)
-            choice = local_draws.uniforms[:, 3].numpy()
-            batch = collate(data.train, global_idx[rows], data.mean, data.std, choice).to(device)
+            choice = local_draws.uniforms[:, 3]
+            batch = collate(data.train, global_idx[rows], mean, std, choice, device=device)
             window.data_seconds += time.perf_counter() - t_data
 
             train_model.train()
@@ -430,13 +434,16 @@ class _Window:
     steps: int = 0
     frames: int = 0
     data_seconds: float = 0.0
-    terms: dict[str, float] = field(default_factory=dict)
+    terms: dict[str, torch.Tensor] = field(default_factory=dict)  # float64 sums, on the loss's device
 
     def add(self, frames: int, terms: dict[str, torch.Tensor]) -> None:
+        # Summed where the losses are: reading each one back every step would make the host wait
+        # for the GPU.
         self.steps += 1
         self.frames += frames
         for k, v in terms.items():
-            self.terms[k] = self.terms.get(k, 0.0) + float(v.detach())
+            value = v.detach().double()
+            self.terms[k] = self.terms[k] + value if k in self.terms else value
 
 
 @dataclass
@@ -568,7 +575,7 @@ class _Log:
     ) -> dict[str, Any]:
         seconds = max(time.perf_counter() - window.start, 1e-9)
         row: dict[str, Any] = {"step": step, "epoch": epoch, "lr": lr, "grad_norm": grad_norm}
-        row.update({f"loss_{k}": v / max(1, window.steps) for k, v in window.terms.items()})
+        row.update({f"loss_{k}": float(v) / max(1, window.steps) for k, v in window.terms.items()})
         row["frames_per_s"] = window.frames / seconds
         row["data_wait_share"] = window.data_seconds / seconds
         row["val_total"] = ""
