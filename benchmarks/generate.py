@@ -1,6 +1,6 @@
 """Generation speed on this machine.
 
-    python benchmarks/generate.py [--checkpoint DIR] [--runs 3]
+    python benchmarks/generate.py [--checkpoint DIR] [--runs 3] [--story-only | --busy]
 
 1. Model time: sampling one 10 s clip (250 frames) with the default sampler (20 Euler steps with
    classifier-free guidance: 41 network evaluations), in this process, after one warm-up.
@@ -10,6 +10,11 @@
 3. A story (issue 16): a 60-second story of 8 segments (`STORY`), made by `editing.tell_story` in
    overlapping windows, in this process after one warm-up, and by a whole `stickgen story` process
    writing a .npz (warm embedding cache).
+
+4. With `--busy`: the model time of 1. and the warm `stickgen generate` of 2. while another process
+   keeps one core busy (a Python loop), with torch's threads fitted to the free cores
+   (stickgen/threads.py, the default) and, side by side, with torch's usual number of threads (as
+   before, `STICKGEN_FIT_THREADS=0`), interleaved; it prints the ratios.
 
 Targets on 2 CPU cores: ≤ 0.5 s of model time for a 10 s clip; ≤ 3 s for the whole process when the
 prompt is cached.
@@ -28,6 +33,7 @@ from pathlib import Path
 
 import torch
 
+from stickgen import threads
 from stickgen.generation import load_generator_checkpoint
 from stickgen.sampling import network_evaluations, sample
 
@@ -37,7 +43,8 @@ STORY = [(7.5, "a person walks forward"), (7.5, "a person jumps"), (7.5, "a pers
          (7.5, "a person dances"), (7.5, "a person bows")]  # fmt: skip
 
 
-def model_time(checkpoint: str | None, runs: int) -> float:
+def model_time(checkpoint: str | None, runs: int, *, fit: bool = True) -> float:
+    threads.ENABLED = fit
     ckpt = load_generator_checkpoint(checkpoint, "cpu")
     text = torch.randn(1, ckpt.config.text_dim)
     text = text / text.norm()
@@ -51,11 +58,12 @@ def model_time(checkpoint: str | None, runs: int) -> float:
     return statistics.median(once() for _ in range(runs))
 
 
-def process_time(checkpoint: str | None, cache_dir: str, out: Path) -> float:
+def process_time(checkpoint: str | None, cache_dir: str, out: Path, *, fit: bool = True) -> float:
     command = [sys.executable, "-m", "stickgen", "generate", "a person jumps", "-o", str(out)]
     if checkpoint:
         command += ["--checkpoint", checkpoint]
     env = {**os.environ, "STICKGEN_CACHE_DIR": cache_dir, "HF_HUB_OFFLINE": "1"}
+    env["STICKGEN_FIT_THREADS"] = "1" if fit else "0"
     start = time.perf_counter()
     subprocess.run(command, check=True, env=env, capture_output=True)
     return time.perf_counter() - start
@@ -91,10 +99,14 @@ def main() -> None:
     parser.add_argument("--checkpoint", default=None, help="a checkpoint folder (default: the bundled model)")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--story-only", action="store_true", help="time only the 60-second story (3.)")
+    parser.add_argument("--busy", action="store_true", help="time only with one core kept busy (4.)")
     args = parser.parse_args()
     print(f"torch {torch.__version__}, {torch.get_num_threads()} threads")
     if args.story_only:
         story(args)
+        return
+    if args.busy:
+        busy(args)
         return
     seconds = model_time(args.checkpoint, args.runs)
     print(f"model time, 10 s clip ({network_evaluations(20, 2.5, 'euler')} evaluations): {seconds:.3f} s")
@@ -118,6 +130,29 @@ def story(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         seconds = story_process_time(args.checkpoint, Path(tmp))
     print(f"stickgen story, the same story written to .npz: {seconds:.2f} s")
+
+
+def busy(args: argparse.Namespace) -> None:
+    hog = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        time.sleep(1.0)
+        model = {True: [], False: []}
+        process = {True: [], False: []}
+        with tempfile.TemporaryDirectory() as tmp:
+            process_time(args.checkpoint, tmp, Path(tmp) / "x.gif")  # embeds the prompt once
+            for _ in range(args.runs):
+                for fit in (True, False):
+                    model[fit].append(model_time(args.checkpoint, 1, fit=fit))
+                    process[fit].append(process_time(args.checkpoint, tmp, Path(tmp) / "x.gif", fit=fit))
+    finally:
+        hog.kill()
+        threads.ENABLED = True
+    print(f"one core kept busy by another process; medians of {args.runs} interleaved runs")
+    print("| | threads fitted to the free cores | torch's usual threads (before) | ratio |")
+    print("|---|---|---|---|")
+    for name, times in (("model time, 10 s clip", model), ("stickgen generate, warm cache", process)):
+        fitted, usual = statistics.median(times[True]), statistics.median(times[False])
+        print(f"| {name} | {fitted:.2f} s | {usual:.2f} s | {usual / fitted:.1f}x |")
 
 
 if __name__ == "__main__":

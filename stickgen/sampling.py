@@ -20,14 +20,21 @@ clearest (`generation.candidates_for`).
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from typing import Literal
 
 import numpy as np
 import torch
 
 from stickgen.model import FEATURE_DIM, POSE_DIM, ModelOutput, StickFigureTransformer
+from stickgen.threads import fitted_threads
 
 Solver = Literal["euler", "heun"]
+
+
+def _threads(device: torch.device):
+    """On the CPU, no more threads than the cores other processes leave free (stickgen/threads.py)."""
+    return fitted_threads() if device.type == "cpu" else nullcontext()
 
 
 def network_evaluations(steps: int, guidance: float, solver: Solver) -> int:
@@ -112,19 +119,20 @@ def sample(
         return torch.where(weight >= 1.0, known, torch.lerp(x1, known, weight))
 
     times = torch.linspace(0.0, 1.0, steps + 1).tolist()
-    for t0, t1 in zip(times[:-1], times[1:], strict=True):
-        x1 = predict(x, t0)
-        if t1 >= 1.0:
-            x = x1
-            break
-        v0 = (x1 - x) / (1.0 - t0)
-        if solver == "heun":
-            x_euler = x + (t1 - t0) * v0
-            v1 = (predict(x_euler, t1) - x_euler) / (1.0 - t1)
-            x = x + (t1 - t0) * 0.5 * (v0 + v1)
-        else:
-            x = x + (t1 - t0) * v0
-    final = model(x, torch.ones(batch, device=device), **conditions)
+    with _threads(device):
+        for t0, t1 in zip(times[:-1], times[1:], strict=True):
+            x1 = predict(x, t0)
+            if t1 >= 1.0:
+                x = x1
+                break
+            v0 = (x1 - x) / (1.0 - t0)
+            if solver == "heun":
+                x_euler = x + (t1 - t0) * v0
+                v1 = (predict(x_euler, t1) - x_euler) / (1.0 - t1)
+                x = x + (t1 - t0) * 0.5 * (v0 + v1)
+            else:
+                x = x + (t1 - t0) * v0
+        final = model(x, torch.ones(batch, device=device), **conditions)
     return final._replace(
         pose=x[..., :POSE_DIM], position=x[..., POSE_DIM : POSE_DIM + 2], velocity=x[..., POSE_DIM + 2 :]
     )
@@ -152,10 +160,11 @@ def plan_actions(
     batch = text.shape[0]
     noise = torch.randn((batch, frames, FEATURE_DIM), generator=generator).to(device)
     drop = torch.cat([torch.zeros(batch, dtype=torch.bool), torch.ones(batch, dtype=torch.bool)]).to(device)
-    out = model(
-        torch.cat([noise, noise]), torch.zeros(2 * batch, device=device), text=torch.cat([text, text]),
-        drop_text=drop,
-    )  # fmt: skip
+    with _threads(device):
+        out = model(
+            torch.cat([noise, noise]), torch.zeros(2 * batch, device=device), text=torch.cat([text, text]),
+            drop_text=drop,
+        )  # fmt: skip
     cond, uncond = out.action_logits[:batch], out.action_logits[batch:]  # (B, T, 60) each
     logits = uncond + guidance * (cond - uncond)
     ids = logits.argmax(dim=-1).cpu().numpy()  # (B, T)
@@ -176,7 +185,8 @@ def plan_agreement(
     """
     device = next(model.parameters()).device
     batch = features.shape[0]
-    out = model(features.to(device), torch.ones(batch, device=device))
+    with _threads(device):
+        out = model(features.to(device), torch.ones(batch, device=device))
     logp = torch.log_softmax(out.action_logits.float(), dim=-1)  # (B, T, 60)
     actions = actions.to(device)
     known = actions >= 0
