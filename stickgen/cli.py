@@ -693,16 +693,26 @@ def train(
             "--set", help="Override a config key, e.g. --set steps=500 (repeatable).", show_default=False
         ),
     ] = None,
+    minutes: Annotated[
+        float | None,
+        typer.Option(
+            help="Stop after this many minutes with a checkpoint; rerun the same command to resume.",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Train a model (docs/training.md); under torchrun, on several processes with DDP."""
     from stickgen.batches import load_training_data
     from stickgen.config import apply_overrides, load_yaml_config
+    from stickgen.ranges import check_range
     from stickgen.trainer import TrainConfig, check_run_folder
     from stickgen.trainer import train as run_training
 
     train_config = apply_overrides(load_yaml_config(TrainConfig, config), set_ or [])
+    if minutes is not None:
+        check_range("--minutes", minutes, 0.0)
     check_run_folder(out)  # before the data, whose texts may take minutes to embed
-    result = run_training(train_config, load_training_data(data, train_config.encoder), out)
+    result = run_training(train_config, load_training_data(data, train_config.encoder), out, minutes=minutes)
     if result.checkpoint is not None:
         typer.echo(result.checkpoint)
 

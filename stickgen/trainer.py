@@ -290,18 +290,26 @@ def train(
     *,
     progress: bool = True,
     stop_after: int | None = None,
+    minutes: float | None = None,
     on_log: Callable[[dict[str, float]], None] | None = None,
 ) -> TrainResult:
     """Train (or resume) the run in `out`.
 
     stop_after: stop once this step is reached (a checkpoint is written there), as an interruption
     would; the run can be resumed later with the same call without `stop_after`.
+    minutes: stop the same way at the first step that ends this many minutes after the loop started
+    (one process only). The learning-rate schedule still spans `config.steps`, so a resumed run
+    takes exactly the steps an uninterrupted one would.
     """
     out = Path(out)
     device = _device(config.device)
     world = int(os.environ.get("WORLD_SIZE", "1"))
     if config.batch_size % world:
         raise StickgenError(f"batch_size {config.batch_size} must be a multiple of the {world} processes.")
+    if minutes is not None:
+        check_range("--minutes", minutes, 0.0)
+        if world > 1:
+            raise StickgenError("--minutes works in one process only, not under torchrun.")
     dist = _init_distributed(device)
     model_config = dataclasses.replace(config.model, text_dim=int(data.encoder["dim"]))
     config = dataclasses.replace(config, model=model_config)
@@ -359,6 +367,7 @@ def train(
         return folder
 
     last_folder = None
+    deadline = None if minutes is None else time.monotonic() + 60.0 * minutes
     try:
         while state.step < end:
             t_data = time.perf_counter()
@@ -386,6 +395,14 @@ def train(
             scheduler.step()
             state.ema.update(model, step)
             state.step, state.position = step + 1, b + 1
+            if deadline is not None and state.step < end and time.monotonic() >= deadline:
+                end = state.step  # logged and checkpointed below, as the last step
+                if dist.main:
+                    print(
+                        f"stickgen: stopped after {minutes:g} minutes at step {state.step}; rerun the same "
+                        "command to resume.",
+                        file=sys.stderr,
+                    )  # fmt: skip
             window.add(int(data.train.lengths[global_idx].sum()), terms)
             if bar is not None:
                 bar.update(1)

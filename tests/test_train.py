@@ -81,6 +81,26 @@ def test_resume_equals_an_uninterrupted_run(tmp_path):
     assert steps == sorted(set(steps))  # resuming does not duplicate logged rows
 
 
+def test_a_time_limit_stops_with_a_checkpoint_and_the_run_resumes_exactly(tmp_path, capsys):
+    data, config = tiny_data(), tiny_config(8)
+    straight = train(config, data, tmp_path / "straight", progress=False)
+    first = train(config, data, tmp_path / "limited", progress=False, minutes=0.0)  # stops at once
+    assert first.steps == 1
+    assert first.checkpoint == (tmp_path / "limited" / "checkpoints" / "step-000001").resolve()
+    assert "stopped after 0 minutes at step 1; rerun the same command to resume" in capsys.readouterr().err
+    resumed = train(config, data, tmp_path / "limited", progress=False, minutes=60.0)
+    assert resumed.steps == 8
+    for a, b in zip(parameters(straight.model), parameters(resumed.model), strict=True):
+        assert torch.equal(a, b)
+
+
+@pytest.mark.parametrize("minutes", [-1.0, float("nan"), float("inf")])
+def test_a_time_limit_must_be_a_number_of_minutes(tmp_path, minutes):
+    with pytest.raises(StickgenError, match="--minutes must be"):
+        train(tiny_config(4), tiny_data(), tmp_path / "run", progress=False, minutes=minutes)
+    assert not (tmp_path / "run").exists()
+
+
 def test_run_folder_contents(tmp_path):
     out = tmp_path / "run"
     result = train(tiny_config(8), tiny_data(), out, progress=False)
