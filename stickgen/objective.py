@@ -76,7 +76,8 @@ class DropRates:
 
 @dataclass(frozen=True)
 class Draws:
-    """The random numbers of one training step, drawn for the global batch on the CPU.
+    """The random numbers of one training step, drawn for the global batch from a CPU generator (the
+    noise on a CUDA device, from a generator seeded by it: see `draw`).
 
     Drawing them for the global batch and slicing per rank (`select`) makes a DDP step use exactly
     the numbers a single process would, and seeding them by step makes a resumed run exact.
