@@ -406,13 +406,14 @@ def train(
             window.add(int(data.train.lengths[global_idx].sum()), terms)
             if bar is not None:
                 bar.update(1)
-                bar.set_postfix(loss=f"{terms['total'].item():.3f}", refresh=False)
             if not dist.main:
                 continue
             if state.step % config.log_every == 0 or state.step == end:
                 row = log.train_row(
                     state.step, state.epoch, scheduler.get_last_lr()[0], float(grad_norm), window
                 )
+                if bar is not None:  # the mean since the last row: reading each step's would wait for a GPU
+                    bar.set_postfix(loss=f"{row['loss_total']:.3f}", refresh=False)
                 if on_log is not None:
                     on_log(row)
                 window = _Window()
