@@ -191,8 +191,9 @@ def collate(
     T = int(bank.lengths[index].max())
     idx = to_device(torch.from_numpy(index), dev)
     starts, lengths = on["starts"][idx], on["lengths"][idx]
-    mask = torch.arange(T, device=dev)[None, :] < lengths[:, None]  # (B, T)
-    frames = torch.where(mask, starts[:, None] + torch.arange(T, device=dev)[None, :], 0)
+    offsets = torch.arange(T, device=dev)[None, :]
+    mask = offsets < lengths[:, None]  # (B, T)
+    frames = torch.where(mask, starts[:, None] + offsets, 0)
     mean_t = torch.as_tensor(mean, dtype=torch.float32, device=dev)
     std_t = torch.as_tensor(std, dtype=torch.float32, device=dev)
     flat = frames.reshape(-1)

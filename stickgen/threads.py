@@ -31,7 +31,7 @@ WINDOW = 0.04  # seconds the counters are read over: four ticks of the usual 100
 REUSE = 1.0  # seconds a count stays good
 STAT = "/proc/stat"
 
-_last: tuple[float, float] | None = None  # (when, busy CPUs) of the last count
+_last: tuple[float, int] | None = None  # (when, CPUs left free) of the last count
 
 
 def _allowed_cpus() -> set[int] | None:
@@ -94,10 +94,8 @@ def fitting_threads(usual: int | None = None) -> int:
         busy = busy_cpus()
         if busy is None:
             return usual
-        _last = (now, busy)
-    cpus = _allowed_cpus() or set()
-    free = len(cpus) - round(_last[1])
-    return max(1, min(usual, free))
+        _last = (now, len(_allowed_cpus() or ()) - round(busy))
+    return max(1, min(usual, _last[1]))
 
 
 @contextmanager
