@@ -7,13 +7,14 @@ from stickgen import figure as fg
 from stickgen.action_words import actions_in_text, timeline_from_text
 from stickgen.errors import StickgenError
 from stickgen.generation import (
+    TYPICAL_SECONDS,
     default_seconds,
     environment_from_text,
     output_paths,
     parse_action_timeline,
     with_environment,
 )
-from stickgen.labels import action_id
+from stickgen.labels import ACTIONS, action_id
 from stickgen.metrics import floating, foot_skating_ratio
 from stickgen.place_words import without_place
 from stickgen.postprocess import (
@@ -162,6 +163,17 @@ def test_environment_and_duration_from_text():
     assert default_seconds("a person walks, then jumps, then sits down") == 10.0
     assert default_seconds("a person jumps on the moon") == 7.4  # flights last 2.46 times as long
     assert default_seconds("a person waves underwater") == 7.5  # low net gravity: stretch capped at 2.5
+    # A named action gets its clips' typical length, at least 3 s; a chain adds 3 s per unnamed part.
+    assert default_seconds("a soldier does push-ups") == TYPICAL_SECONDS["push_up"] > 5.0
+    assert default_seconds("a man falls down") == 3.0  # falls last about 2 s: the shortest default
+    typical = TYPICAL_SECONDS
+    assert default_seconds("a boxer punches, then kicks") == typical["punch"] + typical["kick"]
+    assert default_seconds("a man does push-ups, then does something else") == typical["push_up"] + 3.0
+    # The meaning reader's actions, where given: a part read as no action (−1) gets 3 s.
+    assert default_seconds("someone bangs out reps", [action_id("push_up")]) == typical["push_up"]
+    assert default_seconds("someone bangs out reps, then rests", [action_id("push_up"), -1]) == 9.0
+    assert default_seconds("someone plonks down on the grass") == 3.0  # no action named, no long word
+    assert set(TYPICAL_SECONDS) == set(ACTIONS)
 
 
 def test_output_paths(tmp_path):

@@ -25,7 +25,7 @@ from PIL import Image  # noqa: E402
 
 from stickgen.bvh import parse_bvh  # noqa: E402
 from stickgen.errors import StickgenError  # noqa: E402
-from stickgen.generation import default_checkpoint, generate_batch  # noqa: E402
+from stickgen.generation import TYPICAL_SECONDS, default_checkpoint, default_seconds, generate_batch  # noqa: E402
 from stickgen.motion import load_motion, motion_from_json  # noqa: E402
 from stickgen.serve import server  # noqa: E402
 from stickgen.serve.app import LOOPBACK_HOSTS, MAX_BODY, create_app  # noqa: E402
@@ -89,6 +89,16 @@ def test_generate_round_trip_gives_a_gif_of_the_requested_duration(client):
     assert gif.status_code == 200 and gif.headers["content-type"] == "image/gif"
     durations = gif_frames(gif.content)
     assert sum(durations) == 2000 and len(durations) > 10
+
+
+def test_without_seconds_a_prompt_gets_the_length_generate_gives_it(client):
+    """The words of this prompt name no action and give 3 s; read by meaning it is a celebration,
+    whose clips take longer: the studio, like `stickgen generate`, makes it that long."""
+    text = "a crowd goes wild as the player scores"
+    assert default_seconds(text) == 3.0
+    result = client.post("/api/generate", json={"text": text, **QUICK}).json()
+    assert result["frames"] == round(TYPICAL_SECONDS["celebrate"] * 25) > 3 * 25
+    assert len(generate_batch(text, steps=1)[0].joints) == result["frames"]
 
 
 def test_every_format_is_served_with_its_content_type(client, tmp_path):

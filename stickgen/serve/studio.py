@@ -35,7 +35,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -76,6 +76,9 @@ class Job:
     camera: str | None  # a camera_track mode (underscores), or None for automatic
     theme: str
     warning: str | None  # the language warning of `stickgen generate`, or None
+    # True: no length was asked for, and `seconds` is the one the prompt's words give; the generation
+    # thread reads it again as `stickgen generate` does, by meaning (`Studio._settle`), before sampling.
+    default_length: bool = False
 
 
 def check_request(
@@ -101,6 +104,7 @@ def check_request(
     from stickgen.text import language_warning
 
     seed = secrets.randbelow(RANDOM_SEEDS) if seed is None else seed
+    default_length = seconds is None and actions is None
     prompt, seconds, timeline = generation_checks(
         text, n, seed=seed, seconds=seconds, guidance=guidance, steps=steps, actions=actions, plan=plan,
         camera=camera, environment=environment,
@@ -109,7 +113,7 @@ def check_request(
     return Job(
         prompt=prompt, n=n, seed=seed, seconds=seconds, timeline=timeline, plan=plan, steps=steps,
         guidance=float(guidance), camera=None if camera is None else camera.replace("-", "_"), theme=theme,
-        warning=language_warning(text),
+        warning=language_warning(text), default_length=default_length,
     )  # fmt: skip
 
 
@@ -306,7 +310,18 @@ class Studio:
 
     def generate(self, job: Job) -> Result:
         """Sample `job`, write its files into a new result, and register it (generation thread only)."""
+        job = self._settle(job)
         return self._store_result(job, self._sample_many([job])[0])
+
+    def _settle(self, job: Job) -> Job:
+        """The job with the length `stickgen generate` gives its prompt when none was asked for: its
+        actions read with the model's encoder (`generation.read_actions`); generation thread only."""
+        from stickgen.generation import default_seconds, read_actions
+
+        if not job.default_length:
+            return job
+        seconds = default_seconds(job.prompt, read_actions(job.prompt, job.plan, self.encoder))
+        return replace(job, seconds=seconds, default_length=False)
 
     def edit(self, job: EditJob) -> Result:
         """Continue or edit a result's sample, or tell a story, and store the result (generation thread)."""
@@ -337,14 +352,21 @@ class Studio:
         """Take the first waiting generate job and those that can share its batch; sample them together
         and answer each Future as soon as its files are written (generation thread)."""
         with self._lock:
-            if not self._waiting:
+            unsettled = [job for job, _ in self._waiting if job.default_length]
+        settled = {id(job): self._settle(job) for job in unsettled}  # the encoder, outside the lock
+        with self._lock:
+            self._waiting = [(settled.get(id(job), job), future) for job, future in self._waiting]
+            # A job that came in meanwhile waits for its own turn (each submit_generate queues one).
+            first = next((job for job, _ in self._waiting if not job.default_length), None)
+            if first is None:
                 return  # taken by an earlier batch
-            key = _batch_key(self._waiting[0][0])
+            key = _batch_key(first)
             batch: list[tuple[Job, Future]] = []
             rest: list[tuple[Job, Future]] = []
             samples = 0
             for job, future in self._waiting:
-                if _batch_key(job) == key and samples + job.n <= max(self.batch, self._waiting[0][0].n):
+                fits = samples + job.n <= max(self.batch, first.n)
+                if not job.default_length and _batch_key(job) == key and fits:
                     batch.append((job, future))
                     samples += job.n
                 else:
