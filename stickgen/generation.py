@@ -278,16 +278,19 @@ def towards_named_direction(joints: np.ndarray, prompt: str) -> np.ndarray:
 
     joints: (T, 16, 2). The model's descriptions had direction words, but which way it travels
     depends on its noise, not on them: 8 prompts naming a direction × 5 seeds went the named way in
-    18 of 38 travelling samples (bundled model of 2026-11-25). A figure seen from the side walks to
-    the left as it walks to the right, so mirroring x about the first frame's pelvis is exact.
+    18 of 38 travelling samples (bundled model of 2026-11-25). The mirror image is taken about the
+    first frame's pelvis, with left and right swapped (`figure.mirror_joints`), as a mirror shows a
+    person: a figure facing the camera (a sidestep) keeps facing it. Negating x alone, as this did
+    until the twelfth session, turned such a figure's back to the camera, and the evaluator's
+    classifier read 3 of 4 sidesteps "to the left" as walks.
     """
     direction = direction_in_text(prompt)
-    travel = float(joints[-1, fg.J["pelvis"], 0] - joints[0, fg.J["pelvis"], 0])
+    start = joints[0, fg.J["pelvis"], 0]
+    travel = float(joints[-1, fg.J["pelvis"], 0] - start)
     if direction == 0 or direction * travel >= -MIN_TRAVEL:
         return joints
-    mirrored = joints.copy()
-    mirrored[..., 0] = 2 * joints[0, fg.J["pelvis"], 0] - joints[..., 0]
-    return mirrored
+    centred = joints - np.array([start, 0.0])
+    return fg.mirror_joints(centred) + np.array([start, 0.0])
 
 
 def horizontal_from_velocity(feats: np.ndarray, fps: float = FPS) -> np.ndarray:

@@ -233,7 +233,11 @@ def test_a_clip_travelling_against_the_named_direction_is_mirrored_and_others_ar
     right = towards_named_direction(joints, "walks to the right")
     assert right[-1, fg.J["pelvis"], 0] == pytest.approx(1.16) and right[0, fg.J["pelvis"], 0] == 0
     np.testing.assert_allclose(right[..., 1], joints[..., 1])
-    np.testing.assert_allclose(right[..., 0], -joints[..., 0])  # mirrored about the start
+    # mirrored about the start, left and right swapped: a mirror image, not a figure turned around
+    np.testing.assert_allclose(right[..., 0], -joints[:, fg.MIRROR_JOINTS, 0])
+    np.testing.assert_allclose(right[..., 1], joints[:, fg.MIRROR_JOINTS, 1])
+    np.testing.assert_array_equal(fg.MIRROR_JOINTS[[fg.J["l_wrist"], fg.J["r_wrist"]]],
+                                  [fg.J["r_wrist"], fg.J["l_wrist"]])  # fmt: skip
     assert towards_named_direction(joints, "walks to the left") is joints
     assert towards_named_direction(joints, "walks over there") is joints
     short = joints * np.array([0.05, 1.0])  # 6 cm of travel: no direction to correct
