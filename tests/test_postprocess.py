@@ -262,3 +262,16 @@ def test_a_planted_foot_that_creeps_stops_the_figure_drifting_and_a_fast_slide_i
     np.testing.assert_allclose(follow_planted_feet(fast, down), fast)
     flying = follow_planted_feet(creep, np.zeros((T, 2), bool))  # no foot down: nothing to follow
     np.testing.assert_allclose(flying, creep)
+
+
+def test_a_chained_prompts_actions_share_the_clip_by_their_typical_lengths():
+    from stickgen.generation import TYPICAL_SECONDS, split_by_length
+
+    walk, jump, unknown = action_id("walk"), action_id("jump"), -1
+    timeline = split_by_length([walk, jump], 80)
+    share = TYPICAL_SECONDS["walk"] / (TYPICAL_SECONDS["walk"] + max(3.0, TYPICAL_SECONDS["jump"]))
+    assert (timeline[: round(80 * share)] == walk).all() and (timeline[round(80 * share) :] == jump).all()
+    assert share > 0.55  # a walk takes longer than a jump: more than half the frames
+    np.testing.assert_array_equal(split_by_length([jump], 7), [jump] * 7)
+    half = split_by_length([unknown, jump], 10)  # a part read as no action gets 3 s, as a jump does
+    np.testing.assert_array_equal(half, [unknown] * 5 + [jump] * 5)
