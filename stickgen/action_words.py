@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -94,7 +95,14 @@ def timeline_from_text(prompt: str, frames: int) -> np.ndarray | None:
 
 def split_evenly(actions: list[int], frames: int) -> np.ndarray:
     """A per-frame timeline (frames,) giving each action, in order, an equal share of the frames."""
-    bounds = np.linspace(0, frames, len(actions) + 1).round().astype(int)
+    return split_in_proportion(actions, frames, [1.0] * len(actions))
+
+
+def split_in_proportion(actions: Sequence[int], frames: int, lengths: Sequence[float]) -> np.ndarray:
+    """A per-frame timeline (frames,) giving each action, in order, a share of the frames in proportion
+    to its length in `lengths` (any unit; one per action)."""
+    ends = np.cumsum(np.asarray(lengths, dtype=np.float64))
+    bounds = np.round(np.concatenate([[0.0], ends]) / ends[-1] * frames).astype(int)
     timeline = np.empty(frames, dtype=np.int64)
     for action, a, b in zip(actions, bounds[:-1], bounds[1:], strict=True):
         timeline[a:b] = action

@@ -55,7 +55,7 @@ import torch
 
 from stickgen import action_meaning
 from stickgen import figure as fg
-from stickgen.action_words import actions_in_text, direction_in_text
+from stickgen.action_words import actions_in_text, direction_in_text, split_in_proportion
 from stickgen.errors import StickgenError
 from stickgen.labels import environment_vector
 from stickgen.motion import Motion
@@ -417,12 +417,7 @@ def split_by_length(actions: Sequence[int], frames: int) -> np.ndarray:
     Splitting evenly gave a chained prompt's short action as much time as its long one; on the suite's
     26 chained prompts × seeds 0–9 this split passed 199 samples against 182 (docs/prompt-suite.md).
     """
-    lengths = np.array([typical_seconds(a) for a in actions])
-    bounds = np.round(np.concatenate([[0.0], np.cumsum(lengths)]) / lengths.sum() * frames).astype(int)
-    timeline = np.empty(frames, dtype=np.int64)
-    for action, a, b in zip(actions, bounds[:-1], bounds[1:], strict=True):
-        timeline[a:b] = action
-    return timeline
+    return split_in_proportion(actions, frames, [typical_seconds(a) for a in actions])
 
 
 def default_seconds(prompt: str, actions: Sequence[int] | None = None) -> float:
