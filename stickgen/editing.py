@@ -52,6 +52,7 @@ from stickgen.generation import (
     environment_from_text,
     load_generator_checkpoint,
     plan_timelines,
+    read_actions,
 )
 from stickgen.labels import environment_vector
 from stickgen.motion import Motion
@@ -103,10 +104,15 @@ _X, _VX = fg.POSE_DIM, fg.POSE_DIM + 2  # the pelvis x position and x velocity i
 
 @dataclass(frozen=True)
 class Segment:
-    """One line of a story: what the figure does, for how long (seconds)."""
+    """One line of a story: what the figure does, for how long (seconds).
+
+    default: no seconds were given, and `seconds` is the length the text's words give it
+    (`generation.default_seconds`) until the model's encoder reads it as `generate` does (`_settle`).
+    """
 
     text: str
     seconds: float
+    default: bool = False
 
 
 # -----------------------------------------------------------------------------
@@ -438,8 +444,18 @@ def _segment(text: str, seconds: float | None, where: str = "--seconds") -> Segm
 
     prompt = check_prompt(text)
     if seconds is None:
-        return Segment(prompt, default_seconds(prompt))
+        return Segment(prompt, default_seconds(prompt), default=True)
     return Segment(prompt, float(check_range(where, seconds, MIN_SECONDS, MAX_SEGMENT_SECONDS)))
+
+
+def _settle(engine: _Engine, segments: list[Segment]) -> list[Segment]:
+    """The segments with the lengths `generate` gives them where none was given: each text's actions
+    read as the engine's plan reads them, by meaning with the model's encoder (`read_actions`)."""
+    return [
+        Segment(s.text, default_seconds(s.text, read_actions(s.text, engine.plan, engine.text_encoder)))
+        if s.default else s
+        for s in segments
+    ]
 
 
 def _check_total(seconds: float) -> None:
@@ -481,6 +497,8 @@ def compose(
     before, start, end = _canonical(after if after is not None else start), _canonical(start), _canonical(end)
     _check_total(sum(s.seconds for s in segments) + (0.0 if after is None else before.duration))
     engine = _engine(options)
+    segments = _settle(engine, segments)
+    _check_total(sum(s.seconds for s in segments) + (0.0 if after is None else before.duration))
     joints, actions = _continue(engine, before, segments, end=end)
     if start is not None:
         joints, actions = joints[start.num_frames - 1 :].copy(), actions[start.num_frames - 1 :]
@@ -522,6 +540,8 @@ def tell_story(segments: Sequence[Segment | tuple[float | None, str]], **options
         raise StickgenError("The story has no segments; give at least one line of text.")
     _check_total(sum(s.seconds for s in story))
     engine = _engine(options)
+    story = _settle(engine, story)
+    _check_total(sum(s.seconds for s in story))
     joints, actions = _continue(engine, None, story)
     text = ", then ".join(s.text for s in story)
     return _result(joints, actions, [text], _environment([s.text for s in story]), engine,

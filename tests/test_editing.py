@@ -158,6 +158,17 @@ def test_a_story_file_has_durations_defaults_and_comments():
         2.5,
         stickgen.generation.default_seconds("a person sits down"),
     ]
+    assert [s.default for s in segments] == [False, False, True]
+
+
+def test_a_segment_without_seconds_gets_the_length_generate_gives_it():
+    """Its words name no action (3 s); read by meaning, as `generate` reads it, it is a celebration."""
+    text = "a crowd goes wild as the player scores"
+    assert editing.parse_story(text)[0].seconds == 3.0
+    story = editing.tell_story(editing.parse_story(text), steps=1)
+    frames = round(stickgen.generation.TYPICAL_SECONDS["celebrate"] * 25)
+    assert story.num_frames == frames == len(stickgen.generation.generate(text, steps=1).joints)
+    assert story.source["story"] == [[stickgen.generation.TYPICAL_SECONDS["celebrate"], text]]
 
 
 # -----------------------------------------------------------------------------
