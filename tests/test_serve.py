@@ -101,6 +101,22 @@ def test_without_seconds_a_prompt_gets_the_length_generate_gives_it(client):
     assert len(generate_batch(text, steps=1)[0].joints) == result["frames"]
 
 
+def test_a_length_that_cannot_be_read_fails_its_request_and_not_the_queue(studio, monkeypatch):
+    import stickgen.generation
+    from stickgen.serve.studio import check_request
+
+    def unreadable(*args, **kwargs):
+        raise StickgenError("The prompt could not be read.")
+
+    monkeypatch.setattr(stickgen.generation, "read_actions", unreadable)
+    future = studio.submit_generate(check_request("a crowd goes wild", **QUICK))
+    with pytest.raises(StickgenError, match="could not be read"):
+        future.result(timeout=60)  # answered, not left waiting
+    timed = check_request("a crowd goes wild", seconds=1.0, actions="cheer:0-1", **QUICK)  # reads nothing
+    assert studio.submit_generate(timed).result(timeout=60).info["frames"] == 25
+    assert studio.status() == {"running": 0, "waiting": 0, "capacity": studio.queue}
+
+
 def test_every_format_is_served_with_its_content_type(client, tmp_path):
     result = client.post("/api/generate", json={"text": "a person waves", "seconds": 1.0, **QUICK}).json()
     files = result["files"]

@@ -351,11 +351,8 @@ class Studio:
     def _run_batch(self) -> None:
         """Take the first waiting generate job and those that can share its batch; sample them together
         and answer each Future as soon as its files are written (generation thread)."""
+        self._settle_waiting()
         with self._lock:
-            unsettled = [job for job, _ in self._waiting if job.default_length]
-        settled = {id(job): self._settle(job) for job in unsettled}  # the encoder, outside the lock
-        with self._lock:
-            self._waiting = [(settled.get(id(job), job), future) for job, future in self._waiting]
             # A job that came in meanwhile waits for its own turn (each submit_generate queues one).
             first = next((job for job, _ in self._waiting if not job.default_length), None)
             if first is None:
@@ -391,6 +388,30 @@ class Studio:
                 future.set_exception(exc)
         seconds = (time.perf_counter() - start) / len(live)
         self._job_seconds = 0.8 * self._job_seconds + 0.2 * seconds
+
+    def _settle_waiting(self) -> None:
+        """Give each waiting job without a chosen length the one `generate` gives it (`_settle`, which
+        uses the encoder, so outside the lock); a job whose reading fails gets the error at once."""
+        with self._lock:
+            unsettled = [job for job, _ in self._waiting if job.default_length]
+        settled: dict[int, Job | BaseException] = {}
+        for job in unsettled:
+            try:
+                settled[id(job)] = self._settle(job)
+            except BaseException as exc:
+                settled[id(job)] = exc
+        with self._lock:
+            waiting, failed = [], []
+            for job, future in self._waiting:
+                done = settled.get(id(job), job)
+                if isinstance(done, BaseException):
+                    failed.append((future, done))
+                else:
+                    waiting.append((done, future))
+            self._waiting = waiting
+        for future, exc in failed:
+            if future.set_running_or_notify_cancel():
+                future.set_exception(exc)
 
     def _store_result(self, job: Job, motions: list[Motion]) -> Result:
         """Write the files of `job`'s sampled motions into a new result and register it."""
