@@ -52,7 +52,7 @@ from stickgen.generation import (
     environment_from_text,
     load_generator_checkpoint,
     plan_timelines,
-    read_actions,
+    read_seconds,
 )
 from stickgen.labels import environment_vector
 from stickgen.motion import Motion
@@ -450,12 +450,9 @@ def _segment(text: str, seconds: float | None, where: str = "--seconds") -> Segm
 
 def _settle(engine: _Engine, segments: list[Segment]) -> list[Segment]:
     """The segments with the lengths `generate` gives them where none was given: each text's actions
-    read as the engine's plan reads them, by meaning with the model's encoder (`read_actions`)."""
-    return [
-        Segment(s.text, default_seconds(s.text, read_actions(s.text, engine.plan, engine.text_encoder)))
-        if s.default else s
-        for s in segments
-    ]
+    read as the engine's plan reads them, by meaning with the model's encoder (`read_seconds`)."""
+    return [Segment(s.text, read_seconds(s.text, engine.plan, engine.text_encoder)) if s.default else s
+            for s in segments]  # fmt: skip
 
 
 def _check_total(seconds: float) -> None:

@@ -57,7 +57,7 @@ from stickgen import action_meaning
 from stickgen import figure as fg
 from stickgen.action_words import actions_in_text, direction_in_text, split_in_proportion
 from stickgen.errors import StickgenError
-from stickgen.labels import environment_vector
+from stickgen.labels import ACTIONS, environment_vector
 from stickgen.motion import Motion
 from stickgen.place_words import environment_from_text, with_environment
 from stickgen.postprocess import clean_up
@@ -405,8 +405,6 @@ def read_actions(prompt: str, plan: str = DEFAULT_PLAN, encoder: TextEncoder | N
 def typical_seconds(action: int) -> float:
     """The length a part of a prompt gets: its action's `TYPICAL_SECONDS`, at least `SHORTEST_SECONDS`
     (3 s); 3 s for a part read as no action (−1)."""
-    from stickgen.labels import ACTIONS
-
     return SHORTEST_SECONDS if action < 0 else max(SHORTEST_SECONDS, TYPICAL_SECONDS[ACTIONS[action]])
 
 
@@ -418,6 +416,14 @@ def split_by_length(actions: Sequence[int], frames: int) -> np.ndarray:
     26 chained prompts × seeds 0–9 this split passed 199 samples against 182 (docs/prompt-suite.md).
     """
     return split_in_proportion(actions, frames, [typical_seconds(a) for a in actions])
+
+
+def read_seconds(prompt: str, plan: str, encoder: TextEncoder) -> float:
+    """The length `generate` gives a prompt when no seconds are asked for: `default_seconds` of its
+    actions as `plan` reads them with the model's sentence encoder (`read_actions`). `check_request`,
+    which runs before any model is loaded, gives the words' length; `generate_batch`, the studio's
+    generation thread and stories read it again with this."""
+    return default_seconds(prompt, read_actions(prompt, plan, encoder))
 
 
 def default_seconds(prompt: str, actions: Sequence[int] | None = None) -> float:
@@ -583,7 +589,7 @@ def generate_batch(
 
         encoder = TextEncoder(ckpt.encoder["name"])
         encoder.encode([prompt])  # one load of the encoder: generate_motions finds the prompt in the cache
-        chosen = default_seconds(prompt, read_actions(prompt, plan, encoder))
+        chosen = read_seconds(prompt, plan, encoder)
     mean, std = ckpt.norm_mean.cpu().numpy(), ckpt.norm_std.cpu().numpy()
     motions = generate_motions(
         ckpt.model, [prompt] * n, encoder=ckpt.encoder["name"], mean=mean, std=std, seed=seed,

@@ -315,13 +315,12 @@ class Studio:
 
     def _settle(self, job: Job) -> Job:
         """The job with the length `stickgen generate` gives its prompt when none was asked for: its
-        actions read with the model's encoder (`generation.read_actions`); generation thread only."""
-        from stickgen.generation import default_seconds, read_actions
+        actions read with the model's encoder (`generation.read_seconds`); generation thread only."""
+        from stickgen.generation import read_seconds
 
         if not job.default_length:
             return job
-        seconds = default_seconds(job.prompt, read_actions(job.prompt, job.plan, self.encoder))
-        return replace(job, seconds=seconds, default_length=False)
+        return replace(job, seconds=read_seconds(job.prompt, job.plan, self.encoder), default_length=False)
 
     def edit(self, job: EditJob) -> Result:
         """Continue or edit a result's sample, or tell a story, and store the result (generation thread)."""
