@@ -3,7 +3,9 @@
     python benchmarks/planner.py [--prompts FILE] [--checkpoint DIR] [--plans words,model,auto]
 
 For every prompt of FILE (default: `plan_dev.yaml` beside this file, the development set written apart
-from the prompt suite; `prompts.yaml`, the suite, reads the same way) it makes the action timeline
+from the prompt suite, to choose a reader's settings on; `plan_check.yaml`, a second set written apart
+from both and never tuned on, checks that a choice generalises; `prompts.yaml`, the suite, reads the
+same way) it makes the action timeline
 `stickgen generate` would condition on under each plan (`stickgen.generation.plan_timelines`, 5 s,
 seed 0) and compares the order of its actions (runs of frames, each action once) with the prompt's
 targets. It prints, per plan, the share of prompts read exactly right, of single-action prompts whose
