@@ -42,7 +42,7 @@ from stickgen import vocabulary
 from stickgen.action_words import actions_in_text, split_evenly
 from stickgen.errors import StickgenError
 from stickgen.files import atomic_path, bundled_asset
-from stickgen.labels import ACTIONS, UNKNOWN_ACTION
+from stickgen.labels import ACTIONS, UNKNOWN_ACTION, action_id
 from stickgen.place_words import without_place
 
 if TYPE_CHECKING:
@@ -183,6 +183,34 @@ def write_shipped_vectors(path: str | None = None, encoder: TextEncoder | None =
         )  # fmt: skip
 
 
+@functools.lru_cache(maxsize=1)
+def _ends_off_the_feet() -> frozenset[int]:
+    """The actions whose clips end away from standing (seated, lying, kneeling, on a ladder), from the
+    synthesizer's action table (imported only when a prompt names `idle` after another action)."""
+    from stickgen.synth.actions import ACTION_SPECS
+
+    return frozenset(spec.id for spec in ACTION_SPECS if spec.ends != "stand")
+
+
+def settled(actions: Sequence[int]) -> list[int]:
+    """A reading's actions with repeats in a row merged ("bends over, touching her toes" is one bend)
+    and without an `idle` right after an action that ends off the feet.
+
+    In the training data idle only ever follows a standing figure (an action starts in the posture the
+    one before ends in), so the model draws "lies down … to rest" read as lie_down, idle by standing up
+    again to stand still. Resting after sitting, lying or kneeling is staying there: that action alone.
+    """
+    idle = action_id("idle")
+    out: list[int] = []
+    for action in actions:
+        if out and out[-1] == action:
+            continue
+        if action == idle and out and out[-1] in _ends_off_the_feet():
+            continue
+        out.append(action)
+    return out
+
+
 _MEMO: dict[str, ActionMeaning] = {}
 
 
@@ -232,18 +260,18 @@ class ActionMeaning:
     def actions(self, prompt: str) -> list[int]:
         """The actions of a prompt in order: the words' (`actions_in_text`) when they name at least one
         per part, else each part's own words, or its meaning when it names none; −1 for a part that
-        reads as no action. Repeats in a row are merged."""
+        reads as no action. Repeats in a row are merged, and an idle after a posture is dropped
+        (`settled`)."""
         named = actions_in_text(prompt)
         parts = split_parts(prompt)
         if len(named) >= len(parts):
-            return named
+            return settled(named)
         scores = self.part_scores(parts)
         found: list[int] = []
         for part, row in zip(parts, scores, strict=True):
             best = int(row.argmax())
-            own = actions_in_text(part) or [best if row[best] >= MIN_SCORE else UNKNOWN_ACTION]
-            found += [a for a in own if not found or found[-1] != a]
-        return found
+            found += actions_in_text(part) or [best if row[best] >= MIN_SCORE else UNKNOWN_ACTION]
+        return settled(found)
 
     def timeline(self, prompt: str, frames: int) -> np.ndarray | None:
         """A per-frame timeline (frames,) splitting the clip evenly between the prompt's `actions`.
