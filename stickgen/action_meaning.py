@@ -24,7 +24,8 @@ readings. After changing the vocabulary, rewrite the file:
 
 The settings (`TOP`, `MIN_SCORE`, the subject, the cut words, the two readings) were chosen on
 `benchmarks/plan_dev.yaml`, a development set written apart from the prompt suite, so the suite stays
-a test set (docs/prompt-suite.md has the figures).
+a test set (docs/prompt-suite.md has the figures); `benchmarks/plan_check.yaml`, written apart from
+both, checks that a choice generalises (82.1 % read exactly against the development set's 83.6 %).
 """
 
 from __future__ import annotations
