@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from stickgen import vocabulary
-from stickgen.action_words import actions_in_text, split_evenly
+from stickgen.action_words import actions_in_text
 from stickgen.errors import StickgenError
 from stickgen.files import atomic_path, bundled_asset
 from stickgen.labels import ACTIONS, UNKNOWN_ACTION, action_id
@@ -273,13 +273,3 @@ class ActionMeaning:
             best = int(row.argmax())
             found += actions_in_text(part) or [best if row[best] >= MIN_SCORE else UNKNOWN_ACTION]
         return settled(found)
-
-    def timeline(self, prompt: str, frames: int) -> np.ndarray | None:
-        """A per-frame timeline (frames,) splitting the clip evenly between the prompt's `actions`.
-
-        None when no part reads as an action.
-        """
-        actions = self.actions(prompt)
-        if all(a == UNKNOWN_ACTION for a in actions):
-            return None
-        return split_evenly(actions, frames)
