@@ -363,6 +363,11 @@ def average_checkpoints(
     """
     if len(folders) < 2:
         raise StickgenError("Averaging needs at least two checkpoint folders.")
+    resolved = [Path(folder).resolve() for folder in folders]
+    if len(set(resolved)) < len(resolved):
+        raise StickgenError("A checkpoint folder is named twice; average different checkpoints.")
+    if Path(out).resolve() in resolved:
+        raise StickgenError(f"The output folder {out} is one of the checkpoints being averaged.")
     loaded = [load_checkpoint(folder) for folder in folders]
     first = loaded[0]
     for folder, other in zip(folders[1:], loaded[1:], strict=True):

@@ -8,6 +8,8 @@ A `StickgenError` (a problem with the user's input) becomes one sentence and exi
 from __future__ import annotations
 
 import contextlib
+import os
+import signal
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -156,14 +158,15 @@ def generate(
     camera: Annotated[
         str | None,
         typer.Option(
-            help="Camera track: static, follow, pan, zoom-in or zoom-out (default: automatic).",
+            help="Camera track: static, follow, pan, zoom_in or zoom_out (default: automatic).",
             show_default=False,
         ),
     ] = None,
     environment: Annotated[
         str | None,
         typer.Option(
-            help="earth, moon, mars, underwater, ice, snow, wind or zero_g (default: from the text).",
+            help="earth, moon, mars, underwater, ice, snow, wind or zero_g (default: from the text; a "
+            "prompt that names another place is refused).",
             show_default=False,
         ),
     ] = None,
@@ -353,7 +356,7 @@ def story(
     candidates: Candidates = None,
     camera: Annotated[
         str | None,
-        typer.Option(help="Camera track: static, follow, pan, zoom-in or zoom-out.", show_default=False),
+        typer.Option(help="Camera track: static, follow, pan, zoom_in or zoom_out.", show_default=False),
     ] = None,
     checkpoint: Annotated[
         Path | None,
@@ -504,8 +507,7 @@ def _done_of_total_bar(desc: str, unit: str) -> Iterator[Callable[[int, int], No
         if not bars:
             bars.append(tqdm(total=total, unit=unit, desc=desc, file=sys.stderr))
         bars[0].total = total
-        bars[0].n = done
-        bars[0].refresh()
+        bars[0].update(done - bars[0].n)  # redrawn at tqdm's own pace, not at every call
 
     try:
         yield progress
@@ -613,7 +615,8 @@ def data_merge(
     weights: Annotated[
         str | None,
         typer.Option(
-            help="One weight per dataset, e.g. 2,1: how often its training clips appear (default all 1).",
+            help="One weight per dataset, 0–100, e.g. 2,1: how often its training clips appear "
+            "(default all 1).",
             show_default=False,
         ),
     ] = None,
@@ -782,13 +785,58 @@ def serve(
     )
 
 
+_TERMINATED: list[int] = []
+
+
+def _terminate(signum: int, frame: object) -> None:
+    """SIGTERM (`kill`, `timeout`, a container stopping) unwinds like Ctrl-C: temporary files go."""
+    _TERMINATED.append(signum)
+    raise KeyboardInterrupt
+
+
+def _die_by(signum: int) -> None:
+    """End the process by `signum` itself, once cleaned up, as a process that took no notice would: the
+    caller (a shell, `timeout`, a supervisor) sees what stopped it."""
+    signal.signal(signum, signal.SIG_DFL)
+    os.kill(os.getpid(), signum)
+
+
+def _os_error_sentence(error: OSError) -> str:
+    """One sentence for an operating-system error on a user's path ("File name too long: …")."""
+    name = str(error.filename) if error.filename is not None else ""
+    if len(name) > 60:
+        name = f"{name[:40]}…{name[-15:]}"
+    reason = error.strerror or str(error)
+    return f"{reason}: {name}." if name else f"{reason}."
+
+
 def main() -> None:
-    """Entry point of the `stickgen` console script."""
+    """Entry point of the `stickgen` console script.
+
+    A command that fails or is interrupted leaves no output folder it made and left empty.
+    """
+    from stickgen.files import remove_made_folders
+
+    signal.signal(signal.SIGTERM, _terminate)
     try:
         app()
+    except SystemExit as e:  # how typer ends every command, an interrupt's 130 included
+        if e.code not in (0, None):
+            remove_made_folders()
+        if _TERMINATED:
+            _die_by(_TERMINATED[0])
+        raise
     except StickgenError as e:
+        remove_made_folders()
         print(f"stickgen: error: {e}", file=sys.stderr)
         sys.exit(1)
     except KeyboardInterrupt:
+        remove_made_folders()
         print("stickgen: interrupted.", file=sys.stderr)
+        if _TERMINATED:
+            _die_by(_TERMINATED[0])
         sys.exit(130)
+    except OSError as e:
+        remove_made_folders()
+        print(f"stickgen: error: {_os_error_sentence(e)}", file=sys.stderr)
+        sys.exit(1)

@@ -573,13 +573,15 @@ def parse_story(text: str, name: str = "the story") -> list[Segment]:
 
 def _number(word: str) -> float | None:
     """A duration such as 3, 2.5 or 4s; None when the word is not one."""
-    match = re.fullmatch(r"([0-9]*\.?[0-9]+(?:e[0-9]+)?)s?", word.lower())
-    return None if match is None else float(match.group(1))
+    match = re.fullmatch(r"([-+]?[0-9]*\.?[0-9]+(?:e[-+]?[0-9]+)?)s?", word.lower())
+    return None if match is None else float(match.group(1))  # a negative one is then refused
 
 
 def read_story(path: str | Path) -> list[Segment]:
     """`parse_story` of a UTF-8 text file; one sentence for a missing or unreadable file."""
     path = Path(path)
+    if path.is_dir():
+        raise StickgenError(f"{path} is a folder; give a story text file.")
     if not path.is_file():
         raise StickgenError(f"No such story file: {path}.")
     try:
@@ -592,15 +594,10 @@ def read_story(path: str | Path) -> list[Segment]:
 
 
 def load_clip(path: str | Path) -> Motion:
-    """A clip to edit or continue: `.npz`, `.json` or a `.bvh` that stickgen wrote."""
-    path = Path(path)
-    if path.suffix.lower() != ".bvh":
-        from stickgen.motion import load_motion
+    """A clip to edit or continue: `.npz`, `.json` or a `.bvh` that stickgen wrote (`load_motion`)."""
+    from stickgen.motion import load_motion
 
-        return load_motion(path)
-    from stickgen.bvh import bvh_to_motion, read_bvh
-
-    return bvh_to_motion(read_bvh(path))
+    return load_motion(path)
 
 
 def edit_motion(clip: Motion, text: str, *, part: str, start: float | None = None,

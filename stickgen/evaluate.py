@@ -63,6 +63,8 @@ Generate = Callable[[list[str], int, int], list[Motion]]
 # A sentence encoder: texts → (N, D) embeddings, the evaluator's own text encoder.
 Embed = Callable[[list[str]], np.ndarray]
 
+REPORT_TITLE = "# stickgen evaluation"  # the first line of every report.md
+
 
 @dataclass(frozen=True)
 class EvalOptions:
@@ -108,6 +110,8 @@ class EvalOptions:
 
         if self.plan not in PLANS:
             raise StickgenError(f"Unknown plan {self.plan!r}; use one of {', '.join(PLANS)}.")
+        if self.device not in ("cpu", "cuda") and not self.device.startswith("cuda:"):
+            raise StickgenError(f"Unknown device {self.device!r}; use cpu or cuda.")
         if list(self.jitter) != sorted(set(self.jitter)) or HALVES_REFERENCE_JITTER not in self.jitter:
             raise StickgenError(
                 f"jitter must be increasing distinct noise levels that include {HALVES_REFERENCE_JITTER} m."
@@ -396,7 +400,7 @@ def report_markdown(summary: dict[str, Any]) -> str:
     halves = sanity["halves_fid"]
     ks = range(1, TOP_K + 1)
     lines = [
-        "# stickgen evaluation",
+        REPORT_TITLE,
         "",
         f"stickgen {__version__}. Model `{setup.get('checkpoint', '—')}`, dataset "
         f"`{setup.get('dataset', '—')}`, evaluator `{setup.get('evaluator', '—')}`. {setup['test_clips']} "
@@ -580,13 +584,28 @@ def _save_figure(fig, path: Path) -> Path:
     return path
 
 
+def check_report_folder(out: str | Path) -> Path:
+    """`out` as a Path if a report may be written there: a new or empty folder, or an earlier report
+    (its report.md starts with `REPORT_TITLE`); any other folder is refused, never overwritten."""
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise StickgenError(f"The report path {out} is a file; give a folder for the report.")
+    if out.is_dir() and any(out.iterdir()):
+        report = out / "report.md"
+        try:
+            ours = report.is_file() and report.read_text(encoding="utf-8").startswith(REPORT_TITLE)
+        except (OSError, UnicodeDecodeError):
+            ours = False
+        if not ours:
+            raise StickgenError(f"Folder {out} exists and is not a stickgen report; choose another folder.")
+    return out
+
+
 def write_report(result: EvalResult, out: str | Path) -> list[Path]:
     """Write report.md, metrics.json, the plots and grid.gif into the folder `out`; return the paths."""
     from stickgen.render import save_grid
 
-    out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise StickgenError(f"The report path {out} is a file; give a folder for the report.")
+    out = check_report_folder(out)
     summary = result.summary()
     written = [atomic_write_text(out / "metrics.json", json.dumps(summary, indent=1) + "\n")]
     written += write_plots(summary, out)
@@ -623,9 +642,7 @@ def run_evaluation(
     from stickgen.generation import BUNDLED_MODEL, DEFAULT_PLAN, default_checkpoint, generate_motions
     from stickgen.text import EncoderIdentity, TextEncoder
 
-    out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise StickgenError(f"The report path {out} is a file; give a folder for the report.")
+    out = check_report_folder(out)
     setup = {
         "checkpoint": portable_path(checkpoint) if checkpoint is not None else f"bundled {BUNDLED_MODEL}",
         "dataset": portable_path(data),

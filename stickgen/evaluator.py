@@ -43,7 +43,7 @@ from stickgen.batches import BucketSampler, ClipBank, collate
 from stickgen.clip_ops import CANONICAL_FPS, resample
 from stickgen.config import from_dict, to_dict
 from stickgen.errors import StickgenError
-from stickgen.files import atomic_folder, portable_path
+from stickgen.files import atomic_folder, check_folder_for, portable_path
 from stickgen.labels import NUM_ACTIONS
 from stickgen.metrics import r_precision
 from stickgen.motion import Motion
@@ -583,6 +583,7 @@ def train_evaluator_on_dataset(
     """
     from stickgen.text import DEFAULT_ENCODER, TextEncoder
 
+    check_folder_for(out, marker=WEIGHTS_FILE, kind="evaluator")  # before the training, not after
     train, val = load_split(data, "train"), load_split(data, "val")
     text_encoder = TextEncoder(encoder or DEFAULT_ENCODER)
 

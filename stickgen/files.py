@@ -27,10 +27,41 @@ def umask() -> int:
     return mask
 
 
+# The folders this process made for its outputs (`make_folder`), so that a command that fails or is
+# interrupted can take away those it left empty (`remove_made_folders`).
+_MADE: list[Path] = []
+_LONGEST_NAME = 255  # bytes in one file name on the usual Linux, macOS and Windows file systems
+
+
+def make_folder(folder: Path) -> None:
+    """`folder.mkdir(parents=True, exist_ok=True)`, remembering each folder it makes."""
+    missing = []
+    for parent in [folder, *folder.parents]:
+        if parent.exists():
+            break
+        missing.append(parent)
+    folder.mkdir(parents=True, exist_ok=True)
+    _MADE.extend(reversed(missing))
+
+
+def remove_made_folders() -> None:
+    """Remove the folders `make_folder` made that are still empty, deepest first (after a failure)."""
+    for folder in reversed(_MADE):
+        with contextlib.suppress(OSError):
+            folder.rmdir()  # only an empty folder goes
+    _MADE.clear()
+
+
 def check_not_folder(path: str | os.PathLike) -> Path:
     """Return `path` as a Path unless it is an existing folder (an output file was meant)."""
     path = Path(path)
-    if path.is_dir():
+    if len(os.fsencode(path.name)) > _LONGEST_NAME:
+        raise StickgenError(f"The file name {path.name[:40]}… is too long ({len(path.name)} characters).")
+    try:
+        is_dir = path.is_dir()
+    except OSError as e:
+        raise StickgenError(f"Cannot use the output {path}: {e.strerror or e}.") from None
+    if is_dir:
         raise StickgenError(f"The output {path} is a folder; give the name of a file to write.")
     return path
 
@@ -50,7 +81,7 @@ def _temporary_file(path: Path, *, prefix: str, suffix: str) -> Path:
     """A new empty file in `path`'s folder (made if missing); one sentence if the folder takes none."""
     folder = path.parent if str(path.parent) else Path(".")
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        make_folder(folder)
     except OSError as e:
         raise StickgenError(f"Cannot create the output folder {folder}: {e.strerror or e}.") from None
     try:
@@ -70,7 +101,9 @@ def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
     (imageio, numpy) behave as they would for the real name.
     """
     path = check_not_folder(path)
-    tmp_path = _temporary_file(path, prefix=f".{path.stem}.", suffix=f".tmp{path.suffix}")
+    # The temporary name adds about 15 characters: a name near the limit keeps its stem's start only.
+    stem = path.stem[: max(1, _LONGEST_NAME - 40 - len(path.suffix))]
+    tmp_path = _temporary_file(path, prefix=f".{stem}.", suffix=f".tmp{path.suffix}")
     # mkstemp makes the file private (0600); give the result the mode a plain open() would.
     os.chmod(tmp_path, 0o666 & ~umask())
     try:
@@ -93,6 +126,17 @@ def atomic_write_text(path: str | os.PathLike, text: str) -> Path:
     return atomic_write_bytes(path, text.encode("utf-8"))
 
 
+def check_folder_for(folder: str | os.PathLike, *, marker: str, kind: str) -> Path:
+    """`folder` as a Path if `atomic_folder` may write a `kind` there: it is missing, empty, or holds
+    `marker` (an earlier folder of this kind). Commands call it before long work, not only at the end."""
+    folder = Path(folder)
+    if folder.exists() and not folder.is_dir():
+        raise StickgenError(f"Cannot save the {kind} to {folder}: it is a file, and a {kind} is a folder.")
+    if folder.is_dir() and any(folder.iterdir()) and not (folder / marker).is_file():
+        raise StickgenError(f"Folder {folder} exists and is not a stickgen {kind}; choose another folder.")
+    return folder
+
+
 @contextlib.contextmanager
 def atomic_folder(folder: str | os.PathLike, *, marker: str, kind: str) -> Iterator[Path]:
     """Yield an empty temporary folder beside `folder`; on success it replaces `folder`.
@@ -102,21 +146,17 @@ def atomic_folder(folder: str | os.PathLike, *, marker: str, kind: str) -> Itera
     `kind` holds ("config.json"): an existing, non-empty folder without it is refused, so another
     folder is never overwritten.
     """
-    folder = Path(folder)
-    if folder.exists() and not folder.is_dir():
-        raise StickgenError(f"Cannot save the {kind} to {folder}: it is a file, and a {kind} is a folder.")
-    if folder.is_dir() and any(folder.iterdir()) and not (folder / marker).is_file():
-        raise StickgenError(f"Folder {folder} exists and is not a stickgen {kind}; choose another folder.")
+    folder = check_folder_for(folder, marker=marker, kind=kind)
     try:
-        folder.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", suffix=".tmp", dir=folder.parent))
+        make_folder(folder.parent)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name[:200]}.", suffix=".tmp", dir=folder.parent))
         os.chmod(tmp, 0o777 & ~umask())  # mkdtemp makes it private; give it a plain folder's mode
     except OSError as e:
         raise StickgenError(f"Cannot write the {kind} folder {folder}: {e.strerror or e}.") from None
     try:
         yield tmp
         if folder.exists():
-            old = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", suffix=".old", dir=folder.parent))
+            old = Path(tempfile.mkdtemp(prefix=f".{folder.name[:200]}.", suffix=".old", dir=folder.parent))
             os.replace(folder, old)  # onto the empty placeholder folder
             try:
                 os.replace(tmp, folder)

@@ -3,7 +3,7 @@
 Every source keeps its splits: a clip from a source's train split lands in the merged train split,
 and the same for val and test, so merging never moves an evaluation clip into training.
 
-Weights set how often each source's TRAINING clips appear. With weight w (finite, ≥ 0; one per source,
+Weights set how often each source's TRAINING clips appear. With weight w (0 to 100; one per source,
 default 1) every training clip is repeated floor(w) times, plus once more with probability
 w − floor(w), drawn from `np.random.default_rng([seed, source index])`: the same seed gives the same
 merged dataset. Weight 2 doubles a source in training, 0.5 keeps about half of its training clips, 0
@@ -90,6 +90,9 @@ def merge_datasets(
     return out
 
 
+MAX_WEIGHT = 100.0  # a training clip copied 100 times already makes a dataset 100 times its source's size
+
+
 def _check_weights(weights: Sequence[float] | None, count: int) -> list[float]:
     """The weights as floats (default all 1); one sentence for a wrong count or a bad value."""
     if weights is None:
@@ -103,8 +106,8 @@ def _check_weights(weights: Sequence[float] | None, count: int) -> list[float]:
             value = float(w)
         except (TypeError, ValueError):
             raise StickgenError(f"Weights must be numbers; got {w!r}.") from None
-        if not math.isfinite(value) or value < 0:
-            raise StickgenError(f"Weights must be finite and at least 0; got {w!r}.")
+        if not math.isfinite(value) or not 0 <= value <= MAX_WEIGHT:
+            raise StickgenError(f"Weights must be between 0 and {MAX_WEIGHT:g}; got {w!r}.")
         values.append(value)
     if not any(values):
         raise StickgenError("All weights are 0; give at least one dataset a positive weight.")

@@ -196,7 +196,8 @@ def motion_from_json(doc: Any, name: str = "the document") -> Motion:
 
 
 def load_motion(path: str | Path) -> Motion:
-    """Read a clip from `.npz` or `.json`; every problem with the file is one `StickgenError` sentence."""
+    """Read a clip from `.npz`, `.json` or a `.bvh` that stickgen wrote (`stickgen.bvh`); every problem
+    with the file is one `StickgenError` sentence."""
     path = Path(path)
     if path.is_dir():
         raise StickgenError(f"{path} is a directory, not a motion file.")
@@ -213,7 +214,13 @@ def load_motion(path: str | Path) -> Motion:
         except OSError as e:
             raise StickgenError(f"Cannot read {path}: {e.strerror or e}.") from None
         return motion_from_json(doc, str(path))
-    raise StickgenError(f"Cannot read {path}: unsupported suffix {suffix or '(none)'!r}; use .npz or .json.")
+    if suffix == ".bvh":
+        from stickgen.bvh import bvh_to_motion, read_bvh  # bvh.py builds on this module
+
+        return bvh_to_motion(read_bvh(path))
+    raise StickgenError(
+        f"Cannot read {path}: unsupported suffix {suffix or '(none)'!r}; use .npz, .json or .bvh."
+    )
 
 
 def _load_npz(path: Path) -> Motion:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from stickgen.errors import StickgenError
 from stickgen.labels import environment as lookup
 
 # Words that name a place, in the order they are tested; the first match sets the environment.
@@ -64,11 +65,19 @@ def environment_from_text(prompt: str) -> str:
 
 
 def with_environment(prompt: str, environment: str) -> str:
-    """The prompt, with a place phrase added when it does not already name `environment`."""
+    """The prompt set in `environment`: unchanged when it names that place already, else with a place
+    phrase added ("on mars"). A prompt that names another place is refused in one sentence: which of
+    the two was meant is the user's to say (taking a phrase out of a sentence can take its verb too)."""
     name = lookup(environment).name
-    if environment_from_text(prompt) == name or name == "earth":
+    named = environment_from_text(prompt)
+    if named == name:
         return prompt
-    return f"{prompt.rstrip('. ')} {PLACE_PHRASES[name]}"
+    if named != "earth":
+        raise StickgenError(
+            f"The prompt names another place ({named}) than the environment asked for ({name}); "
+            "leave one of them out."
+        )
+    return prompt if name == "earth" else f"{prompt.rstrip('. ')} {PLACE_PHRASES[name]}"
 
 
 PLACE_PHRASES = {

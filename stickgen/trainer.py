@@ -318,6 +318,9 @@ def train(
     if not config.action_weights:  # run folders made before the option existed still resume
         del train_config["action_weights"]
     run_config = {"train": train_config, "data": data.description}
+    # Checked before the run folder is made: a refused start leaves nothing that blocks the next one.
+    weights = clip_weights(data.train.clips, config.action_weights)
+    sampler = BucketSampler(data.train.lengths, config.batch_size, config.seed, weights=weights)
     resume_from = _prepare_run_folder(out, run_config) if dist.main else None
     if dist.world > 1:
         import torch.distributed as tdist
@@ -345,8 +348,6 @@ def train(
         ids = [device.index] if device.type == "cuda" else None
         train_model = DistributedDataParallel(model, device_ids=ids)
 
-    weights = clip_weights(data.train.clips, config.action_weights)
-    sampler = BucketSampler(data.train.lengths, config.batch_size, config.seed, weights=weights)
     batches = sampler.iterate(state.epoch, state.position)
     mean = torch.from_numpy(data.mean).to(device)
     std = torch.from_numpy(data.std).to(device)

@@ -1,8 +1,10 @@
 """The command line as a user meets it: a real `stickgen` process, its output and exit codes."""
 
 import shutil
+import signal
 import subprocess
 import sys
+import time
 
 import numpy as np
 import pytest
@@ -87,6 +89,15 @@ def test_info_of_an_invalid_clip_is_one_sentence(tmp_path):
     assert "NaN" in result.stderr
 
 
+def test_info_reads_a_bvh_that_stickgen_wrote(tmp_path):
+    from stickgen.bvh import write_bvh
+
+    path = write_bvh(walking_clip(), tmp_path / "walk.bvh")
+    result = run("info", str(path))
+    assert result.returncode == 0, result.stderr
+    assert "frames:      50" in result.stdout
+
+
 @pytest.fixture(scope="module")
 def inputs(tmp_path_factory):
     """Good inputs for every command: two small datasets, a BVH file and a training config."""
@@ -130,3 +141,64 @@ def test_a_number_out_of_range_is_one_sentence_before_any_work(inputs, tmp_path,
     assert_one_sentence_error(result)
     assert option in result.stderr, result.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+LONG = "a" * 300  # longer than a file name may be
+REFUSED = [
+    ["generate", "a person jumps", "--seconds", "-1", "-o", "new/x.gif"],
+    ["generate", "a person jumps", "--checkpoint", "missing", "-o", "a/b/c/x.gif"],
+    ["generate", "a person jumps", "-o", f"new/{LONG}.gif"],
+    ["generate", "a person jumps on the moon", "--environment", "mars", "-o", "new/x.gif"],
+    ["info", f"{LONG}.npz"],
+    ["eval", "run", "--data", "{in}/ds", "--out", "report", "--device", "tpu"],
+]
+
+
+@pytest.mark.parametrize("args", REFUSED, ids=[" ".join(a[:4])[:60] for a in REFUSED])
+def test_a_refused_command_is_one_sentence_and_leaves_no_folder(inputs, tmp_path, args):
+    """Refused after the output's folder was made (or with a name too long to look up): the folders
+    made for it go again, and no traceback reaches the user."""
+    result = run(*(a.replace("{in}", str(inputs)) for a in args), cwd=tmp_path)
+    assert_one_sentence_error(result)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_name_just_under_the_limit_is_written(tmp_path):
+    name = "b" * 250 + ".npz"  # 254 bytes: the file system takes it, so the temporary name must fit too
+    path = save_motion(walking_clip(), tmp_path / name)
+    assert path.name == name and [p.name for p in tmp_path.iterdir()] == [name]
+
+
+def test_sigterm_cleans_up_like_ctrl_c_and_ends_by_the_signal(tmp_path):
+    """`kill`, `timeout` or a stopping container: no temporary file or new folder stays, no traceback,
+    and the process ends by SIGTERM, as one that ignored it would."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "stickgen", "generate", "a person walks", "-n", "16", "--seconds", "20",
+         "-o", "sub/x.gif"],
+        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        for _ in range(600):  # the folder is made before the model loads
+            if (tmp_path / "sub").exists() or process.poll() is not None:
+                break
+            time.sleep(0.05)
+        assert (tmp_path / "sub").exists() and process.poll() is None
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=60)
+    finally:
+        process.kill() if process.poll() is None else None
+    assert process.returncode == -signal.SIGTERM
+    assert "Traceback" not in stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_progress_bar_is_redrawn_at_its_own_pace_not_at_every_call(capsys):
+    """Written to a file (stderr not a terminal), 5,000 quick calls must not give 5,000 redraws."""
+    from stickgen.cli import _done_of_total_bar
+
+    with _done_of_total_bar("render", "frame") as progress:
+        for done in range(1, 5001):
+            progress(done, 5000)
+    err = capsys.readouterr().err
+    assert "5000/5000" in err
+    assert err.count("\r") < 100

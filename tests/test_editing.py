@@ -161,6 +161,14 @@ def test_a_story_file_has_durations_defaults_and_comments():
     assert [s.default for s in segments] == [False, False, True]
 
 
+def test_a_negative_duration_in_a_story_is_refused_not_read_as_text(tmp_path):
+    with pytest.raises(StickgenError, match="between 0.5 and 120, not -3"):
+        editing.parse_story("-3 a person walks")
+    assert editing.parse_story("+3 a person walks")[0].seconds == 3.0
+    with pytest.raises(StickgenError, match="is a folder"):
+        editing.read_story(tmp_path)
+
+
 def test_a_segment_without_seconds_gets_the_length_generate_gives_it():
     """Its words name no action (3 s); read by meaning, as `generate` reads it, it is a celebration."""
     text = "a crowd goes wild as the player scores"

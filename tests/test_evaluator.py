@@ -19,6 +19,7 @@ from stickgen.errors import StickgenError
 from stickgen.evaluate import (
     HALVES_RATIO,
     EvalOptions,
+    check_report_folder,
     evaluate,
     report_markdown,
     sanity_checks,
@@ -32,6 +33,7 @@ from stickgen.evaluator import (
     majority_action,
     save_evaluator,
     train_evaluator,
+    train_evaluator_on_dataset,
 )
 from stickgen.labels import action_id
 from stickgen.metrics import r_precision
@@ -270,6 +272,39 @@ def test_too_few_test_clips_and_bad_options_are_one_sentence_errors(evaluator, t
 
 
 @pytest.mark.slow
+def test_a_report_goes_only_into_a_new_or_empty_folder_or_over_an_earlier_report(tmp_path):
+    notes = tmp_path / "mywork"
+    notes.mkdir()
+    (notes / "report.md").write_text("MY OWN NOTES\n")  # a user's file of the same name
+    with pytest.raises(StickgenError, match="is not a stickgen report"):
+        check_report_folder(notes)
+    assert (notes / "report.md").read_text() == "MY OWN NOTES\n"
+    (tmp_path / "empty").mkdir()
+    assert check_report_folder(tmp_path / "empty") == tmp_path / "empty"
+    earlier = tmp_path / "earlier"
+    earlier.mkdir()
+    (earlier / "report.md").write_text("# stickgen evaluation\n\nold figures\n")
+    assert check_report_folder(earlier) == earlier
+    with pytest.raises(StickgenError, match="is a file"):
+        check_report_folder(notes / "report.md")
+
+
+def test_train_evaluator_refuses_a_foreign_out_folder_before_training(tmp_path, monkeypatch):
+    import stickgen.evaluator
+
+    monkeypatch.setattr(stickgen.evaluator, "train_evaluator", lambda *a, **k: pytest.fail("trained"))
+    other = tmp_path / "notds"
+    other.mkdir()
+    (other / "file.txt").write_text("mine")
+    with pytest.raises(StickgenError, match="is not a stickgen evaluator"):
+        train_evaluator_on_dataset(tmp_path / "no-data", other)
+
+
+def test_evaluation_options_name_a_device_this_knows():
+    with pytest.raises(StickgenError, match="Unknown device 'tpu'"):
+        EvalOptions(device="tpu")
+
+
 def test_the_cli_says_in_one_sentence_that_an_evaluator_folder_is_missing(tmp_path):
     args = ["--data", tmp_path, "--checkpoint", tmp_path, "--evaluator", tmp_path / "missing"]
     args += ["--out", tmp_path / "report"]

@@ -181,6 +181,7 @@ BAD = {
     "negative weight": lambda s, t: ([s["alpha"], s["beta"]], t / "out", {"weights": [1.0, -0.5]}),
     "nan weight": lambda s, t: ([s["alpha"], s["beta"]], t / "out", {"weights": [float("nan"), 1.0]}),
     "infinite weight": lambda s, t: ([s["alpha"], s["beta"]], t / "out", {"weights": [float("inf"), 1.0]}),
+    "weight over 100": lambda s, t: ([s["alpha"], s["beta"]], t / "out", {"weights": [1e9, 1.0]}),
     "all zero": lambda s, t: ([s["alpha"], s["beta"]], t / "out", {"weights": [0, 0.0]}),
     "no train clip left": lambda s, t: ([s["alpha"], s["beta"]], t / "out", {"weights": [1e-9, 0]}),
     "same source twice": lambda s, t: ([s["alpha"], s["alpha"]], t / "out", {}),

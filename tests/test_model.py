@@ -451,6 +451,12 @@ def test_only_one_models_checkpoints_average(tmp_path):
     with pytest.raises(StickgenError, match="other data"):
         average_checkpoints([tmp_path / "a", tmp_path / "data"], tmp_path / "soup")
     assert not (tmp_path / "soup").exists()
+    with pytest.raises(StickgenError, match="named twice"):
+        average_checkpoints([tmp_path / "a", tmp_path / "a"], tmp_path / "soup")
+    before = (tmp_path / "data" / "model.safetensors").read_bytes()
+    with pytest.raises(StickgenError, match="is one of the checkpoints being averaged"):
+        average_checkpoints([tmp_path / "a", tmp_path / "data"], tmp_path / "data")
+    assert (tmp_path / "data" / "model.safetensors").read_bytes() == before
 
 
 def test_checkpoint_of_another_shape_fails_with_one_sentence(tmp_path):

@@ -158,6 +158,9 @@ def test_environment_and_duration_from_text():
     assert with_environment("a person jumps", "moon") == "a person jumps on the moon"
     assert with_environment("a person jumps on the moon", "moon") == "a person jumps on the moon"
     assert with_environment("a person jumps", "earth") == "a person jumps"
+    for asked in ("mars", "earth"):  # another place than the prompt's: the user says which, not us
+        with pytest.raises(StickgenError, match=rf"another place \(moon\) than .*\({asked}\)"):
+            with_environment("a person jumps on the moon", asked)
     assert default_seconds("a person jumps") == 3.0
     assert default_seconds("a person walks forward") == 5.0
     assert default_seconds("a person walks, then jumps, then sits down") == 10.0

@@ -197,6 +197,15 @@ def test_refuses_a_folder_holding_another_run(tmp_path):
         train(tiny_config(4), data, other, progress=False)
 
 
+def test_a_batch_larger_than_the_data_is_refused_before_the_run_folder_is_made(tmp_path):
+    """A refused start must not leave a config.yaml that blocks the corrected command."""
+    data = tiny_data()
+    with pytest.raises(StickgenError, match="batch size must be between 1 and the number of clips"):
+        train(tiny_config(4, batch_size=64), data, tmp_path / "run", progress=False)
+    assert not (tmp_path / "run").exists()
+    train(tiny_config(2), data, tmp_path / "run", progress=False)
+
+
 def test_config_validation():
     with pytest.raises(StickgenError, match="steps must be a positive integer"):
         tiny_config(0)

@@ -165,7 +165,7 @@ def auto_joint_map(names: list[str], parents: list[int]) -> JointMap:
         if i is None:
             raise StickgenError(
                 f"Cannot find the {ours} among the skeleton's {len(names)} joints "
-                f"({', '.join(names[:6])}, ...); give a --joint-map file (docs/data.md)."
+                f"({', '.join(names[:6])}, ...); give a --joint-map file (docs/importing.md)."
             )
         found[ours] = i
     if len(set(found.values())) < len(found):

@@ -96,7 +96,9 @@ class GenerateRequest(BaseModel):
     steps: int = Field(DEFAULT_STEPS, description="ODE steps, 1–200.")
     actions: str | None = Field(None, description='Per-frame action timeline, e.g. "walk:0-2,jump:2-3".')
     plan: str = Field(DEFAULT_PLAN, description=f"Timeline without actions: {', '.join(PLANS)}.")
-    environment: str | None = Field(None, description="A place added to a prompt that names none.")
+    environment: str | None = Field(
+        None, description="A place added to a prompt that names none (refused if it names another)."
+    )
     camera: str | None = Field(None, description=f"{', '.join(CAMERA_CHOICES)}; null: automatic.")
     theme: str = Field("light", description="light, dark, paper or blueprint.")
 
