@@ -140,7 +140,12 @@ def generate(
         typer.Option(help="Duration, 0.5–20 s (default: suited to the prompt, 3–10 s).", show_default=False),
     ] = None,
     n: Annotated[
-        int, typer.Option("-n", help="Samples, 1–64: a captioned grid (.gif/.mp4/.png) or numbered files.")
+        int,
+        typer.Option(
+            "-n",
+            help="Samples, 1–64: a captioned grid (.gif/.mp4/.png) or numbered files; sample k (from 0) "
+            "is what --seed + k gives alone.",
+        ),
     ] = 1,
     guidance: Annotated[float, typer.Option(help="Classifier-free guidance scale, 0–20 (1 = none).")] = 2.5,
     steps: Annotated[
@@ -235,7 +240,7 @@ def generate(
         )  # fmt: skip
         typer.echo(_save_edited(motion, paths[0], theme=theme, camera=camera))
         return
-    from stickgen.generation import generate_batch
+    from stickgen.generation import generate_batch, sample_captions
     from stickgen.render import save, save_grid
     from stickgen.text import language_warning
 
@@ -249,7 +254,7 @@ def generate(
         candidates=candidates,
     )  # fmt: skip
     if len(paths) == 1 and n > 1:
-        captions = [f"{motions[0].texts[0]} (seed {seed}, #{k + 1})" for k in range(n)]
+        captions = sample_captions(motions[0].texts[0], n, seed)
         typer.echo(save_grid(motions, paths[0], captions=captions, theme=theme))
         return
     for motion, path in zip(motions, paths, strict=True):

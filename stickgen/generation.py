@@ -61,7 +61,7 @@ from stickgen.labels import ACTIONS, environment_vector
 from stickgen.motion import Motion
 from stickgen.place_words import environment_from_text, with_environment
 from stickgen.postprocess import clean_up
-from stickgen.ranges import check_range, check_sampling, check_seed
+from stickgen.ranges import MAX_SEED, check_range, check_sampling, check_seed
 from stickgen.sampling import Solver, plan_actions, sample_best_of
 
 if TYPE_CHECKING:
@@ -78,6 +78,18 @@ class Request:
     prompts: tuple[str, ...]
     seed: int = 0
     actions: np.ndarray | None = None  # (T,) or (B, T) action ids, −1 = unknown; sets the frames
+
+
+def sample_requests(prompt: str, n: int, seed: int, actions: np.ndarray | None = None) -> list[Request]:
+    """The `n` samples of one prompt as `n` requests, sample k with seed `seed + k`: each is the motion
+    that seed gives alone (`generate_requests`), so any sample of a grid can be made again on its own.
+    """
+    return [Request((prompt,), seed + k, actions) for k in range(n)]
+
+
+def sample_captions(prompt: str, n: int, seed: int) -> list[str]:
+    """The captions under a grid of `n` samples: the prompt and each sample's own seed."""
+    return [f"{prompt} (seed {seed + k})" for k in range(n)]
 
 
 def generate_motions(
@@ -543,6 +555,8 @@ def check_request(
     check_range("-n", n, 1, 64)
     check_sampling(steps, guidance)
     check_seed("--seed", seed)
+    if seed + n - 1 > MAX_SEED:  # sample k has seed + k
+        raise StickgenError(f"--seed plus -n must stay within 2**63 (the last sample's seed is {MAX_SEED}).")
     if candidates is not None:
         check_range("--candidates", candidates, 1, MAX_CANDIDATES)
     if plan not in PLANS:
@@ -576,7 +590,8 @@ def generate_batch(
     device: str = "auto",
     candidates: int | None = None,
 ) -> list[Motion]:
-    """`n` different motions for one prompt (one batch, one seed). See `generate` for the options."""
+    """`n` different motions for one prompt, sampled in one batch: the k-th (from 0) is the motion
+    `seed + k` gives alone. See `generate` for the options."""
     from stickgen.synth.camera import camera_track
 
     prompt, chosen, timeline = check_request(
@@ -591,10 +606,11 @@ def generate_batch(
         encoder.encode([prompt])  # one load of the encoder: generate_motions finds the prompt in the cache
         chosen = read_seconds(prompt, plan, encoder)
     mean, std = ckpt.norm_mean.cpu().numpy(), ckpt.norm_std.cpu().numpy()
-    motions = generate_motions(
-        ckpt.model, [prompt] * n, encoder=ckpt.encoder["name"], mean=mean, std=std, seed=seed,
-        seconds=chosen, actions=timeline, plan=plan, steps=steps, guidance=guidance, candidates=candidates,
+    sampled = generate_requests(
+        ckpt.model, sample_requests(prompt, n, seed, timeline), encoder=ckpt.encoder["name"], mean=mean,
+        std=std, seconds=chosen, plan=plan, steps=steps, guidance=guidance, candidates=candidates,
     )  # fmt: skip
+    motions = [m for request in sampled for m in request]
     if camera is not None:
         mode = camera.replace("-", "_")
         motions = [m.replace(camera=camera_track(m.joints, mode, m.fps)[0]) for m in motions]

@@ -281,6 +281,22 @@ def test_requests_sampled_together_equal_each_sampled_alone():
         generate_requests(model, [Request(("a",)), Request(("b",), actions=np.zeros(7, int))], **settings)
 
 
+def test_each_sample_of_n_is_its_seed_plus_k_made_alone(tmp_path):
+    from stickgen.errors import StickgenError
+    from stickgen.generation import generate, generate_batch, sample_captions
+    from stickgen.ranges import MAX_SEED
+
+    three = generate_batch("a person jumps", 3, seed=5, seconds=1.2, steps=3)
+    for k, motion in enumerate(three):
+        alone = generate("a person jumps", seed=5 + k, seconds=1.2, steps=3)
+        np.testing.assert_allclose(motion.joints, alone.joints, atol=1e-4)
+        assert motion.source["seed"] == 5 + k
+    assert not np.allclose(three[0].joints, three[1].joints)
+    assert sample_captions("a person jumps", 2, 5) == ["a person jumps (seed 5)", "a person jumps (seed 6)"]
+    with pytest.raises(StickgenError, match="--seed plus -n"):
+        generate_batch("a person jumps", 2, seed=MAX_SEED)
+
+
 def test_a_walk_to_the_left_goes_left_in_every_seed():
     # Without the mirror, the model went the named way in 18 of 38 travelling samples of 8 prompts.
     for seed in SEEDS:

@@ -487,17 +487,21 @@ class Studio:
 
     def _sample_many(self, jobs: list[Job]) -> list[list[Motion]]:
         """The motions of jobs that share a `_batch_key`, sampled in one batch."""
-        from stickgen.generation import Request, generate_requests
+        from stickgen.generation import generate_requests, sample_requests
         from stickgen.synth.camera import camera_track
 
         # into the persistent cache, where generate_requests finds them
         self.encoder.encode(list(dict.fromkeys(job.prompt for job in jobs)))
         first = jobs[0]
-        sampled = generate_requests(
-            self.checkpoint.model, [Request((job.prompt,) * job.n, job.seed, job.timeline) for job in jobs],
-            encoder=self.checkpoint.encoder["name"], mean=self._mean, std=self._std, seconds=first.seconds,
-            plan=first.plan, steps=first.steps, guidance=first.guidance,
+        requests = [r for job in jobs for r in sample_requests(job.prompt, job.n, job.seed, job.timeline)]
+        flat = generate_requests(
+            self.checkpoint.model, requests, encoder=self.checkpoint.encoder["name"], mean=self._mean,
+            std=self._std, seconds=first.seconds, plan=first.plan, steps=first.steps, guidance=first.guidance,
         )  # fmt: skip
+        sampled, start = [], 0
+        for job in jobs:  # each job's samples, one request each
+            sampled.append([m for request in flat[start : start + job.n] for m in request])
+            start += job.n
         for k, job in enumerate(jobs):
             if job.camera is not None:
                 tracks = [camera_track(m.joints, job.camera, m.fps)[0] for m in sampled[k]]
@@ -556,4 +560,6 @@ def slug(text: str) -> str:
 
 def _grid_captions(info: dict[str, Any]) -> list[str]:
     """The captions `stickgen generate -n` puts under the samples of a grid."""
-    return [f"{info['text']} (seed {info['seed']}, #{k + 1})" for k in range(info["n"])]
+    from stickgen.generation import sample_captions
+
+    return sample_captions(info["text"], info["n"], info["seed"])
