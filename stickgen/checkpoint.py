@@ -342,13 +342,26 @@ def load_checkpoint(
 
 
 def describe_model(path: str | os.PathLike) -> str:
-    """The parameter table of a model YAML config, or of a checkpoint folder with its text encoder."""
+    """The parameter table of a model YAML config (or a training config's `model:` section), or of a
+    checkpoint folder with its text encoder."""
     path = Path(path)
     if path.is_dir():
         config, encoder, _ = read_checkpoint_config(path)
         encoder_line = f"text encoder: {encoder['name']} ({encoder['id']}, {encoder['dim']}-dim)"
         return f"{parameter_table(config)}\n{encoder_line}"
-    return parameter_table(load_yaml_config(ModelConfig, path))
+    try:
+        return parameter_table(load_yaml_config(ModelConfig, path))
+    except StickgenError:
+        # A training config (configs/train/*.yaml) holds the model under `model:`.
+        import yaml
+
+        try:
+            mapping = yaml.safe_load(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, yaml.YAMLError):
+            mapping = None
+        if not (isinstance(mapping, dict) and isinstance(mapping.get("model"), dict)):
+            raise
+        return parameter_table(from_dict(ModelConfig, mapping["model"], source=f"{path} (its model section)"))
 
 
 def average_checkpoints(

@@ -60,11 +60,16 @@ Candidates = Annotated[
 @app.command()
 def info(
     file: Annotated[
-        Path | None, typer.Argument(help="A motion clip: .npz or .json.", show_default=False)
+        Path | None,
+        typer.Argument(help="A motion clip: .npz, .json or a .bvh stickgen wrote.", show_default=False),
     ] = None,
     model: Annotated[
         Path | None,
-        typer.Option("--model", help="A model YAML config or a checkpoint folder.", show_default=False),
+        typer.Option(
+            "--model",
+            help="A model config (configs/model/*.yaml), a training config or a checkpoint folder.",
+            show_default=False,
+        ),
     ] = None,
 ) -> None:
     """Describe a motion clip: frames, duration, fps, texts, action spans, environment, bounding box.
@@ -242,11 +247,8 @@ def generate(
         return
     from stickgen.generation import generate_batch, sample_captions
     from stickgen.render import save, save_grid
-    from stickgen.text import language_warning
 
-    warning = language_warning(text)
-    if warning is not None:
-        typer.echo(f"stickgen: warning: {warning}", err=True)
+    _warn_about_language(text)
 
     motions = generate_batch(
         text, n, seed=seed, seconds=seconds, checkpoint=checkpoint, guidance=guidance, steps=steps,
@@ -335,6 +337,7 @@ def edit(
     from stickgen.editing import edit_motion, load_clip, part_joints
 
     part_joints(part)  # an unknown part is named before the clip is read
+    _warn_about_language(text)
     motion = edit_motion(
         load_clip(clip), text, part=part, start=start, stop=stop, seed=seed, guidance=guidance, steps=steps,
         plan=plan, checkpoint=checkpoint, device=device,
@@ -496,6 +499,15 @@ def data_synth(
     with _resumable(), tqdm(total=clips, unit="clip", desc="synth", file=sys.stderr, delay=0.5) as bar:
         path = synthesize_dataset(out, clips=clips, seed=seed, workers=workers, progress=bar.update)
     typer.echo(path)
+
+
+def _warn_about_language(text: str) -> None:
+    """One line on stderr when a prompt is mostly outside a–z (the text encoder reads English)."""
+    from stickgen.text import language_warning
+
+    warning = language_warning(text)
+    if warning is not None:
+        typer.echo(f"stickgen: warning: {warning}", err=True)
 
 
 @contextlib.contextmanager

@@ -567,6 +567,8 @@ def test_describe_model_reads_a_yaml_config():
     with torch.device("meta"):
         total = parameter_counts(StickFigureTransformer(config))["total"]
     assert "transformer blocks (6 ×" in table and table.splitlines()[-1].split()[-1] == f"{total:,}"
+    train = CONFIGS.parent / "train" / "small.yaml"  # a training config: its model section
+    assert describe_model(train) == table
 
 
 @pytest.mark.slow
