@@ -91,6 +91,16 @@ def test_generate_round_trip_gives_a_gif_of_the_requested_duration(client):
     assert sum(durations) == 2000 and len(durations) > 10
 
 
+def test_candidates_are_an_option_of_the_api_as_of_generate(client, tmp_path):
+    body = {"text": "a person jumps", "seconds": 1.0, "seed": 4, "candidates": 2, **QUICK}
+    result = client.post("/api/generate", json=body).json()
+    (tmp_path / "clip.npz").write_bytes(client.get(result["files"]["npz"]).content)
+    served = load_motion(tmp_path / "clip.npz")
+    alone = generate_batch("a person jumps", seconds=1.0, seed=4, candidates=2, **QUICK)[0]
+    assert served.source["candidates"] == 2
+    np.testing.assert_allclose(served.joints, alone.joints, atol=1e-4)
+
+
 def test_without_seconds_a_prompt_gets_the_length_generate_gives_it(client):
     """The words of this prompt name no action and give 3 s; read by meaning it is a celebration,
     whose clips take longer: the studio, like `stickgen generate`, makes it that long."""
@@ -192,6 +202,8 @@ BAD_BODIES = {
     "unknown camera": {"text": "a person jumps", "camera": "drone"},
     "unknown theme": {"text": "a person jumps", "theme": "neon"},
     "unknown plan": {"text": "a person jumps", "plan": "maybe"},
+    "candidates 0": {"text": "a person jumps", "candidates": 0},
+    "candidates 17": {"text": "a person jumps", "candidates": 17},
     "text a number": {"text": 5},
     "n a string": {"text": "a person jumps", "n": "2"},
     "n a fraction": {"text": "a person jumps", "n": 1.5},

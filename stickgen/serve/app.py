@@ -99,6 +99,9 @@ class GenerateRequest(BaseModel):
     environment: str | None = Field(
         None, description="A place added to a prompt that names none (refused if it names another)."
     )
+    candidates: int | None = Field(
+        None, description="Motions drawn for each one returned, 1–16; null: as many as fit in 10 s of frames."
+    )
     camera: str | None = Field(None, description=f"{', '.join(CAMERA_CHOICES)}; null: automatic.")
     theme: str = Field("light", description="light, dark, paper or blueprint.")
 

@@ -79,6 +79,7 @@ class Job:
     # True: no length was asked for, and `seconds` is the one the prompt's words give; the generation
     # thread reads it again as `stickgen generate` does, by meaning (`Studio._settle`), before sampling.
     default_length: bool = False
+    candidates: int | None = None  # motions drawn per one returned; None: `generation.candidates_for`
 
 
 def check_request(
@@ -94,6 +95,7 @@ def check_request(
     camera: str | None = None,
     environment: str | None = None,
     theme: str = "light",
+    candidates: int | None = None,
 ) -> Job:
     """The `Job` of a request, or one `StickgenError` sentence: `generation.check_request`, the checks of
     `generate_batch`, then the theme.
@@ -107,13 +109,13 @@ def check_request(
     default_length = seconds is None and actions is None
     prompt, seconds, timeline = generation_checks(
         text, n, seed=seed, seconds=seconds, guidance=guidance, steps=steps, actions=actions, plan=plan,
-        camera=camera, environment=environment,
+        camera=camera, environment=environment, candidates=candidates,
     )  # fmt: skip
     get_theme(theme)
     return Job(
         prompt=prompt, n=n, seed=seed, seconds=seconds, timeline=timeline, plan=plan, steps=steps,
         guidance=float(guidance), camera=None if camera is None else camera.replace("-", "_"), theme=theme,
-        warning=language_warning(text), default_length=default_length,
+        warning=language_warning(text), default_length=default_length, candidates=candidates,
     )  # fmt: skip
 
 
@@ -497,6 +499,7 @@ class Studio:
         flat = generate_requests(
             self.checkpoint.model, requests, encoder=self.checkpoint.encoder["name"], mean=self._mean,
             std=self._std, seconds=first.seconds, plan=first.plan, steps=first.steps, guidance=first.guidance,
+            candidates=first.candidates,
         )  # fmt: skip
         sampled, start = [], 0
         for job in jobs:  # each job's samples, one request each
@@ -546,11 +549,12 @@ class Studio:
 
 
 def _batch_key(job: Job) -> tuple[Any, ...]:
-    """Jobs with equal keys can be sampled in one batch: same frames, steps, guidance and plan."""
+    """Jobs with equal keys can be sampled in one batch: same frames, steps, guidance, plan and
+    candidates."""
     from stickgen.generation import FPS
 
     frames = len(job.timeline) if job.timeline is not None else max(1, int(round(job.seconds * FPS)))
-    return frames, job.steps, job.guidance, job.plan
+    return frames, job.steps, job.guidance, job.plan, job.candidates
 
 
 def slug(text: str) -> str:
