@@ -1,7 +1,7 @@
 """Which actions the model draws from their descriptions, action by action, on a dataset's val split.
 
     python benchmarks/actions.py [--checkpoint DIR] [--data data/synth] [--per-action 24]
-                                 [--plans none,auto] [--weights FILE]
+                                 [--plans none,auto] [--checks] [--weights FILE]
 
 For every action it takes up to N clips of the val split in which that action fills at least 80 % of
 the frames, gives each one of its own descriptions (as the evaluation does: the dataset's grammar,
@@ -10,11 +10,17 @@ not the prompt suite), generates a clip of the same length from the description 
 bundled evaluator's action classifier what the real and the generated clips show. It prints the
 share recognised per action, worst first, and overall.
 
+`--checks` also asks each clip, real and generated, for its action's physical check where the prompt
+suite checks that action with detectors alone (`prompts.yaml`'s first single-action prompt on earth:
+`turns_head` for look_around, `travels` and `airborne` for a run, ...; 33 of the 60 actions). The
+classifier recognises a look-around by the whole figure; the check asks whether the head turns.
+
 `--weights FILE` writes YAML `action_weights` for a training config (`stickgen.trainer.TrainConfig`)
 from the first plan's shares, each taken relative to the real clips' (the classifier misses some real
 dances and idles too): 1 + 2 × (1 − min(1, generated / real)) per action, so an action the text alone
 never brings out is drawn three times as often and one it brings out as often as in real motion once.
-The val split, not the suite, decides them.
+With `--checks`, an action's share is the lower of the two relative shares, the classifier's and the
+check's. The val split decides them: the suite lends its checks, never its prompts' texts or results.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from pathlib import Path
 import numpy as np
 import torch
 import yaml
+from prompts import check_motion, load_suite  # benchmarks/prompts.py: the suite's checks
 
 from stickgen.checkpoint import load_checkpoint
 from stickgen.clip_ops import CANONICAL_FPS
@@ -39,6 +46,29 @@ from stickgen.labels import ACTIONS
 SHARE = 0.8  # the least share of a clip's frames its action must fill
 
 
+def physical_checks() -> dict[int, tuple]:
+    """The prompt suite's check of each action it checks with detectors alone, by action id: the check
+    of its first single-action prompt on earth (`prompts.load_suite`)."""
+    checks = {}
+    for prompt in load_suite():
+        action = ACTIONS.index(prompt.actions[0])
+        if len(prompt.actions) == 1 and prompt.environment == "earth" and action not in checks:
+            checks[action] = tuple(prompt.check)
+    return {a: check for a, check in checks.items() if all(item.detector for item in check)}
+
+
+def relative_shares(columns: dict[str, dict[int, float]], plan: str) -> dict[int, float]:
+    """Per action: the plan's share over the real clips' share (at most 1), the lower of the
+    classifier's and, where the action has one, the physical check's."""
+    out = {}
+    for a, share in columns[plan].items():
+        ratios = [min(1.0, share / max(columns["real"][a], 1e-9))]
+        if a in columns.get(f"{plan} check", {}):
+            ratios.append(min(1.0, columns[f"{plan} check"][a] / max(columns["real check"][a], 1e-9)))
+        out[a] = min(ratios)
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--checkpoint", default=None, help="model folder (default: the bundled model)")
@@ -46,6 +76,7 @@ def main() -> None:
     parser.add_argument("--per-action", type=int, default=24, help="val clips per action, at most")
     parser.add_argument("--plans", default="none,auto", help="comma-separated plans: " + ", ".join(PLANS))
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--checks", action="store_true", help="also ask each action's physical check")
     parser.add_argument("--weights", default=None, help="write action_weights YAML here")
     args = parser.parse_args()
     plans = [p.strip() for p in args.plans.split(",") if p.strip()]
@@ -76,7 +107,16 @@ def main() -> None:
     print(f"{len(clips)} val clips of {len(chosen)} actions from {args.data}, "
           f"checkpoint {args.checkpoint or 'bundled'}")  # fmt: skip
 
+    checks = physical_checks() if args.checks else {}
+
+    def checked(motions: list) -> np.ndarray:
+        """Per clip: whether it passes its action's physical check (False where the action has none)."""
+        pairs = zip(motions, labels, strict=True)
+        return np.array([a in checks and all(check_motion(m, checks[a])) for m, a in pairs])
+
     recognised = {"real": scorer.encode_motions(clips)[1] == labels}
+    if checks:
+        recognised["real check"] = checked(clips)
     for plan in plans:
 
         def generate(prompts: list[str], n: int, seed: int, plan: str = plan) -> list:
@@ -89,23 +129,31 @@ def main() -> None:
         with torch.inference_mode():
             motions, _ = generate_like(generate, captions, frames, args.seed, 32)
         recognised[plan] = scorer.encode_motions(motions)[1] == labels
+        if checks:
+            recognised[f"{plan} check"] = checked(motions)
         print(f"plan {plan}: {time.perf_counter() - began:.0f} s")
 
-    shares = {key: {a: float(hits[labels == a].mean()) for a in actions} for key, hits in recognised.items()}
-    columns = ["real", *plans]
+    shares = {
+        key: {a: float(hits[labels == a].mean()) for a in actions if "check" not in key or a in checks}
+        for key, hits in recognised.items()
+    }
+    columns = ["real", *plans] + (["real check", *(f"{p} check" for p in plans)] if checks else [])
     print("\n| action | clips | " + " | ".join(columns) + " |")
     print("|---|---|" + "---|" * len(columns))
-    for a in sorted(actions, key=lambda a: (shares[plans[0]][a], ACTIONS[a])):
-        cells = " | ".join(f"{shares[c][a]:.2f}" for c in columns)
+    relative = relative_shares(shares, plans[0])
+    for a in sorted(actions, key=lambda a: (relative[a], ACTIONS[a])):
+        cells = " | ".join(f"{shares[c][a]:.2f}" if a in shares[c] else "—" for c in columns)
         print(f"| {ACTIONS[a]} | {int(np.sum(labels == a))} | {cells} |")
-    cells = " | ".join(f"{recognised[c].mean():.3f}" for c in columns)
+    checked_clips = np.isin(labels, list(checks))
+    cells = " | ".join(
+        f"{recognised[c][checked_clips if 'check' in c else slice(None)].mean():.3f}" for c in columns
+    )
     print(f"| all | {len(clips)} | {cells} |")
+    if checks:
+        print(f"(checks: the {int(checked_clips.sum())} clips of the {len(checks)} actions with one)")
 
     if args.weights:
-        weights = {}
-        for a in actions:
-            relative = min(1.0, shares[plans[0]][a] / max(shares["real"][a], 1e-9))
-            weights[ACTIONS[a]] = round(1.0 + 2.0 * (1.0 - relative), 2)
+        weights = {ACTIONS[a]: round(1.0 + 2.0 * (1.0 - relative[a]), 2) for a in actions}
         Path(args.weights).write_text(yaml.safe_dump({"action_weights": weights}, sort_keys=False))
         print(f"wrote {args.weights}")
 

@@ -384,3 +384,23 @@ def test_the_runner_refuses_bad_arguments_in_one_sentence_before_it_runs(tmp_pat
     )
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert says.replace("missing.json", str(tmp_path / "missing.json")) in result.stderr
+
+
+def test_action_weights_take_the_lower_of_the_classifiers_share_and_the_physical_checks(monkeypatch):
+    """`benchmarks/actions.py --checks`: an action the classifier recognises but whose check fails (a
+    look-around without a head turn) is weighted by the check; an action without a physical check
+    (dance: the classifier checks it) by the classifier alone."""
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    import actions
+
+    checks = actions.physical_checks()
+    look, dance = ACTIONS.index("look_around"), ACTIONS.index("dance")
+    assert [item.detector for item in checks[look]] == ["turns_head", "stays"]
+    assert dance not in checks and len(checks) == 33
+    shares = {
+        "real": {look: 0.55, dance: 0.64}, "none": {look: 0.82, dance: 0.18},
+        "real check": {look: 0.95}, "none check": {look: 0.05},
+    }  # fmt: skip
+    relative = actions.relative_shares(shares, "none")
+    assert relative[look] == pytest.approx(0.05 / 0.95)
+    assert relative[dance] == pytest.approx(0.18 / 0.64)
