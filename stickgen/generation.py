@@ -556,7 +556,9 @@ def check_request(
     check_sampling(steps, guidance)
     check_seed("--seed", seed)
     if seed + n - 1 > MAX_SEED:  # sample k has seed + k
-        raise StickgenError(f"--seed plus -n must stay within 2**63 (the last sample's seed is {MAX_SEED}).")
+        raise StickgenError(
+            f"Sample k has seed --seed + k, so --seed must be at most {MAX_SEED - n + 1} for -n {n}."
+        )
     if candidates is not None:
         check_range("--candidates", candidates, 1, MAX_CANDIDATES)
     if plan not in PLANS:

@@ -293,7 +293,7 @@ def test_each_sample_of_n_is_its_seed_plus_k_made_alone(tmp_path):
         assert motion.source["seed"] == 5 + k
     assert not np.allclose(three[0].joints, three[1].joints)
     assert sample_captions("a person jumps", 2, 5) == ["a person jumps (seed 5)", "a person jumps (seed 6)"]
-    with pytest.raises(StickgenError, match="--seed plus -n"):
+    with pytest.raises(StickgenError, match=f"--seed must be at most {MAX_SEED - 1} for -n 2"):
         generate_batch("a person jumps", 2, seed=MAX_SEED)
 
 
