@@ -232,10 +232,11 @@ def generate(
         if n != 1 or actions is not None:
             raise StickgenError("-n and --actions cannot be combined with --then, --after, --start or --end.")
         _camera_mode(camera)
-        from stickgen.editing import compose, load_clip
+        from stickgen.editing import compose
+        from stickgen.motion import load_motion
 
         clips = {
-            k: None if v is None else load_clip(v)
+            k: None if v is None else load_motion(v)
             for k, v in (("after", after), ("start", start), ("end", end))
         }
         motion = compose(
@@ -334,12 +335,13 @@ def edit(
     from stickgen.generation import output_paths
 
     path = output_paths(text, output, 1)[0]
-    from stickgen.editing import edit_motion, load_clip, part_joints
+    from stickgen.editing import edit_motion, part_joints
+    from stickgen.motion import load_motion
 
     part_joints(part)  # an unknown part is named before the clip is read
     _warn_about_language(text)
     motion = edit_motion(
-        load_clip(clip), text, part=part, start=start, stop=stop, seed=seed, guidance=guidance, steps=steps,
+        load_motion(clip), text, part=part, start=start, stop=stop, seed=seed, guidance=guidance, steps=steps,
         plan=plan, checkpoint=checkpoint, device=device,
     )  # fmt: skip
     typer.echo(_save_edited(motion, path, theme=theme))

@@ -593,13 +593,6 @@ def read_story(path: str | Path) -> list[Segment]:
     return parse_story(text, str(path))
 
 
-def load_clip(path: str | Path) -> Motion:
-    """A clip to edit or continue: `.npz`, `.json` or a `.bvh` that stickgen wrote (`load_motion`)."""
-    from stickgen.motion import load_motion
-
-    return load_motion(path)
-
-
 def edit_motion(clip: Motion, text: str, *, part: str, start: float | None = None,
                 stop: float | None = None, **options) -> Motion:  # fmt: skip
     """`clip` with the joints of `part` (see `PARTS`) regenerated to follow `text` between `start` and

@@ -38,7 +38,7 @@ from stickgen.clip_ops import CANONICAL_FPS, resample
 from stickgen.config import to_dict
 from stickgen.errors import StickgenError
 from stickgen.evaluator import Evaluator, majority_action
-from stickgen.files import atomic_path, atomic_write_text, bundled_asset, portable_path
+from stickgen.files import atomic_path, atomic_write_text, bundled_asset, check_folder_for, portable_path
 from stickgen.motion import Motion
 from stickgen.ranges import check_range, check_sampling
 
@@ -587,18 +587,7 @@ def _save_figure(fig, path: Path) -> Path:
 def check_report_folder(out: str | Path) -> Path:
     """`out` as a Path if a report may be written there: a new or empty folder, or an earlier report
     (its report.md starts with `REPORT_TITLE`); any other folder is refused, never overwritten."""
-    out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise StickgenError(f"The report path {out} is a file; give a folder for the report.")
-    if out.is_dir() and any(out.iterdir()):
-        report = out / "report.md"
-        try:
-            ours = report.is_file() and report.read_text(encoding="utf-8").startswith(REPORT_TITLE)
-        except (OSError, UnicodeDecodeError):
-            ours = False
-        if not ours:
-            raise StickgenError(f"Folder {out} exists and is not a stickgen report; choose another folder.")
-    return out
+    return check_folder_for(out, marker="report.md", kind="report", starts=REPORT_TITLE)
 
 
 def write_report(result: EvalResult, out: str | Path) -> list[Path]:

@@ -126,15 +126,24 @@ def atomic_write_text(path: str | os.PathLike, text: str) -> Path:
     return atomic_write_bytes(path, text.encode("utf-8"))
 
 
-def check_folder_for(folder: str | os.PathLike, *, marker: str, kind: str) -> Path:
-    """`folder` as a Path if `atomic_folder` may write a `kind` there: it is missing, empty, or holds
-    `marker` (an earlier folder of this kind). Commands call it before long work, not only at the end."""
+def check_folder_for(folder: str | os.PathLike, *, marker: str, kind: str, starts: str = "") -> Path:
+    """`folder` as a Path if a `kind` may be written there: it is missing, empty, or holds the file
+    `marker` (beginning with `starts`, when given): an earlier folder of this kind. Any other folder is
+    refused, never overwritten. Commands call it before long work, not only at the end."""
     folder = Path(folder)
     if folder.exists() and not folder.is_dir():
         raise StickgenError(f"Cannot save the {kind} to {folder}: it is a file, and a {kind} is a folder.")
-    if folder.is_dir() and any(folder.iterdir()) and not (folder / marker).is_file():
+    if folder.is_dir() and any(folder.iterdir()) and not _begins(folder / marker, starts):
         raise StickgenError(f"Folder {folder} exists and is not a stickgen {kind}; choose another folder.")
     return folder
+
+
+def _begins(path: Path, text: str) -> bool:
+    """Whether `path` is a file that starts with `text` (any file, for "")."""
+    try:
+        return path.is_file() and (not text or path.read_text(encoding="utf-8").startswith(text))
+    except (OSError, UnicodeDecodeError):
+        return False
 
 
 @contextlib.contextmanager

@@ -413,7 +413,7 @@ def test_a_bvh_that_stickgen_wrote_can_be_continued(tmp_path):
 
     walk = walks(1, 2.0)[0]
     save(walk, tmp_path / "walk.bvh")
-    clip = editing.load_clip(tmp_path / "walk.bvh")
+    clip = load_motion(tmp_path / "walk.bvh")
     out = editing.continue_motion(clip, "a person waves", seconds=1.0)
     assert np.abs(out.joints[: walk.num_frames] - walk.joints).max() <= MM
 
