@@ -338,16 +338,24 @@ def load_training_data(path: str | Path, encoder: str, *, progress: bool = True)
     from stickgen.text import TextEncoder
 
     dataset = Dataset(path)
-    texts = dataset.all_texts()
+    # One pass over the shards in clip order, so each is read and decompressed once (reading the texts
+    # first and each split after read every shard three times: a third of the loading time).
+    keep = {int(i) for name in ("train", "val") for i in dataset.split(name)}
+    texts: list[list[str]] = []
+    motions: dict[int, Motion] = {}
+    for i in range(len(dataset)):
+        texts.append(dataset.texts(i))
+        if i in keep:
+            motions[i] = dataset.motion(i)
     unique = sorted({t for clip in texts for t in clip})
     row = {t: i for i, t in enumerate(unique)}
     text_encoder = TextEncoder(encoder)
     table = text_encoder.encode(unique, progress=progress) if unique else np.zeros((0, text_encoder.dim))
 
     def bank(split: str) -> ClipBank:
-        indices = dataset.split(split)
-        motions = [dataset.motion(int(i)) for i in indices]
-        return ClipBank.from_motions(motions, [[row[t] for t in texts[int(i)]] for i in indices], table)
+        indices = [int(i) for i in dataset.split(split)]
+        clips = [motions.pop(i) for i in indices]  # not kept once the bank holds their features
+        return ClipBank.from_motions(clips, [[row[t] for t in texts[i]] for i in indices], table)
 
     stats = dataset.stats
     return TrainingData(
