@@ -28,7 +28,14 @@ from stickgen.errors import StickgenError  # noqa: E402
 from stickgen.generation import TYPICAL_SECONDS, default_checkpoint, default_seconds, generate_batch  # noqa: E402
 from stickgen.motion import load_motion, motion_from_json  # noqa: E402
 from stickgen.serve import server  # noqa: E402
-from stickgen.serve.app import LOOPBACK_HOSTS, MAX_BODY, create_app  # noqa: E402
+from stickgen.serve.app import (  # noqa: E402
+    LOOPBACK_HOSTS,
+    MAX_BODY,
+    EditRequest,
+    GenerateRequest,
+    api_sentence,
+    create_app,
+)
 from stickgen.serve.results import Result, ResultStore  # noqa: E402
 from stickgen.serve.studio import DEFAULT_GUIDANCE, DEFAULT_STEPS, MAX_SAMPLES, Studio  # noqa: E402
 
@@ -263,7 +270,22 @@ def test_the_api_refuses_what_the_cli_refuses_with_the_same_sentence(client, bod
     fields = dict(body)
     with pytest.raises(StickgenError) as refused:
         generate_batch(fields.pop("text"), **fields)  # refused before the model loads
-    assert assert_one_sentence(client.post("/api/generate", json=body)) == str(refused.value)
+    detail = assert_one_sentence(client.post("/api/generate", json=body))
+    assert detail == api_sentence(str(refused.value), GenerateRequest)
+    # in the request's words: its fields, not the command line's options
+    option = re.search(r"(?<![\w-])--?(n|seed|steps|guidance|seconds|actions|plan|camera)\b", detail)
+    assert option is None, detail
+
+
+def test_api_sentences_name_the_requests_fields():
+    assert api_sentence("-n must be between 1 and 64, not 65.", GenerateRequest) == (
+        "n must be between 1 and 64, not 65."
+    )
+    assert api_sentence("--seed must be a whole number, not -1.", GenerateRequest).startswith("seed must")
+    assert api_sentence("--from must come before --to.", EditRequest) == "from must come before to."
+    # an option the request lacks, and words with hyphens, stay as they are
+    assert api_sentence("--device cuda was asked for.", GenerateRequest) == "--device cuda was asked for."
+    assert api_sentence("a zoom-in at x-n.", GenerateRequest) == "a zoom-in at x-n."
 
 
 def test_the_api_defaults_are_generate_batchs():

@@ -88,7 +88,7 @@ def test_type_generate_watch_download(page, tmp_path):
     page.fill("#seconds", "1000")
     page.click("#generate")
     page.wait_for_selector("#error:not([hidden])")
-    assert page.inner_text("#error") == "--seconds must be between 0.5 and 20, not 1000."
+    assert page.inner_text("#error") == "seconds must be between 0.5 and 20, not 1000."
 
     # Enter generates too; the history keeps both results for comparing and downloading.
     page.fill("#seconds", "")

@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future
 from pathlib import Path
@@ -230,8 +231,8 @@ def create_app(
         return _problem(422, validation_sentence(exc.errors(), body))
 
     @app.exception_handler(StickgenError)
-    async def refused_value(_: Request, exc: StickgenError) -> JSONResponse:
-        return _problem(422, str(exc))
+    async def refused_value(request: Request, exc: StickgenError) -> JSONResponse:
+        return _problem(422, api_sentence(str(exc), BODIES.get(request.url.path, GenerateRequest)))
 
     @app.exception_handler(Busy)
     async def busy(_: Request, exc: Busy) -> JSONResponse:
@@ -430,6 +431,18 @@ def validation_sentence(errors: Sequence[Any], body: type[BaseModel] | None = No
     if kind in _EXPECTED:
         return f"{field} must be {_EXPECTED[kind]}, not {_json_type(error.get('input'))}."
     return f"{field}: {error.get('msg', 'invalid value')}."
+
+
+def api_sentence(sentence: str, body: type[BaseModel]) -> str:
+    """`sentence` with the command-line options it names ("--seed must be …", "-n must be …") written as
+    the request's own fields ("seed must be …"); an option the request has no field for stays."""
+    fields = {info.alias or key for key, info in body.model_fields.items()}
+
+    def field(match: re.Match[str]) -> str:
+        name = match.group(1).replace("-", "_")
+        return name if name in fields else match.group(0)
+
+    return re.sub(r"(?<![\w-])--?([a-z][a-z-]*[a-z]|[a-z])(?![\w-])", field, sentence)
 
 
 def _json_type(value: Any) -> str:
