@@ -403,8 +403,15 @@ def test_an_interrupted_import_resumes_to_the_same_bytes(tmp_path, monkeypatch):
     import_dataset(BVHSource(text="walks"), tmp_path / "src", tmp_path / "resumed", workers=1)
     for name in ("shards/00000.npz", "shards/00003.npz", "stats.npz", "splits.json", "import_report.json"):
         assert (tmp_path / "straight" / name).read_bytes() == (tmp_path / "resumed" / name).read_bytes()
-    with pytest.raises(StickgenError, match="already holds a finished dataset"):
-        import_dataset(BVHSource(text="walks"), tmp_path / "src", tmp_path / "resumed", workers=1)
+    # the same import run again once finished is done (as `data synth` run again is), and changes nothing
+    before = {f: f.read_bytes() for f in (tmp_path / "resumed").rglob("*") if f.is_file()}
+    again = import_dataset(BVHSource(text="walks"), tmp_path / "src", tmp_path / "resumed", workers=1)
+    assert again.report == json.loads((tmp_path / "straight" / "import_report.json").read_text())
+    assert {f: f.read_bytes() for f in (tmp_path / "resumed").rglob("*") if f.is_file()} == before
+    with pytest.raises(StickgenError, match="already holds a finished dataset of something else"):
+        import_dataset(BVHSource(text="runs"), tmp_path / "src", tmp_path / "resumed", workers=1)
+    with pytest.raises(StickgenError, match="already holds a finished dataset of something else"):
+        import_dataset(BVHSource(text="walks"), tmp_path / "src", tmp_path / "resumed", workers=1, seed=5)
 
 
 def test_one_and_two_workers_write_the_same_bytes(tmp_path, monkeypatch):

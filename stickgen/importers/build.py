@@ -87,8 +87,6 @@ def import_dataset(
     if workers is not None and workers < 1:
         raise StickgenError(f"--workers must be at least 1; got {workers}.")
     check_seed("--seed", seed)
-    if (out / "manifest.json").exists():
-        raise StickgenError(f"{out} already holds a finished dataset; choose another folder.")
     if out.exists() and not out.is_dir():
         raise StickgenError(f"{out} is a file, not a dataset folder.")
     work = out / WORK
@@ -101,6 +99,16 @@ def import_dataset(
         "stickgen_version": __version__,
     }
     job = json.loads(json.dumps(job))
+    if (out / "manifest.json").exists():
+        # The same import run again once it has finished is done, as `data synth` run again is.
+        finished = _finished(out, job, seed, len(source.items(src)))
+        if finished is None:
+            raise StickgenError(
+                f"{out} already holds a finished dataset of something else; choose another folder."
+            )
+        if progress:
+            progress(finished.report["items"], finished.report["items"])
+        return finished
     if (work / "job.json").exists():
         try:
             existing = json.loads((work / "job.json").read_text(encoding="utf-8"))
@@ -236,11 +244,30 @@ def _assemble(out: Path, work: Path, num_parts: int, job: dict, seed: int, *, re
     atomic_write_text(out / f"{REPORT}.json", json.dumps(report, indent=1, sort_keys=True) + "\n")
     atomic_write_text(out / f"{REPORT}.md", report_markdown(report))
     shutil.rmtree(work, ignore_errors=True)
-    source = {"importer": job["format"], "src": job["src"], "options": {**job["source"], **job["clips"]},
-              "stickgen_version": job["stickgen_version"]}  # fmt: skip
+    source = _manifest_source(job)
     largest = max(len(shard) for shard in metas_by_shard)  # shards hold a part each, so sizes vary
     path = finalize_dataset(out, source=source, seed=seed, shard_size=largest, splits=splits)
     return ImportResult(path, report)
+
+
+def _manifest_source(job: dict) -> dict[str, Any]:
+    """What the manifest of the dataset an import `job` makes says of its source."""
+    return {"importer": job["format"], "src": job["src"], "options": {**job["source"], **job["clips"]},
+            "stickgen_version": job["stickgen_version"]}  # fmt: skip
+
+
+def _finished(out: Path, job: dict, seed: int, items: int) -> ImportResult | None:
+    """The result of the finished import at `out` if it is this `job` with this `seed` (its source
+    folder named as the dataset names it, by its last part, and holding as many `items`), else None."""
+    try:
+        manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+        report = json.loads((out / f"{REPORT}.json").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return None
+    named = _manifest_source({**job, "src": portable_path(job["src"])})
+    if manifest.get("source") != named or manifest.get("seed") != seed or report.get("items") != items:
+        return None
+    return ImportResult(out, report)
 
 
 def splits_for(metas: list[dict], seed: int) -> dict[str, np.ndarray]:
