@@ -557,7 +557,7 @@ def check_request(
     check_seed("--seed", seed)
     if seed + n - 1 > MAX_SEED:  # sample k has seed + k
         raise StickgenError(
-            f"Sample k has seed --seed + k, so --seed must be at most {MAX_SEED - n + 1} for -n {n}."
+            f"--seed must be at most {MAX_SEED - n + 1} for -n {n}: sample k uses --seed + k."
         )
     if candidates is not None:
         check_range("--candidates", candidates, 1, MAX_CANDIDATES)

@@ -256,6 +256,7 @@ CLI_REFUSALS = [
     {"text": "a person jumps", "steps": 201},
     {"text": "a person jumps", "guidance": -1.0},
     {"text": "a person jumps", "seed": -5},
+    {"text": "a person jumps", "seed": 2**63 - 1, "n": 2},  # sample 2 would need seed 2**63
     {"text": "a person jumps", "plan": "maybe"},
     {"text": "a person jumps", "camera": "drone"},
     {"text": "a person jumps", "seconds": 0.1},
