@@ -2,8 +2,10 @@
 
     python benchmarks/generate.py [--checkpoint DIR] [--runs 3] [--story-only | --busy]
 
-1. Model time: sampling one 10 s clip (250 frames) with the default sampler (20 Euler steps with
-   classifier-free guidance: 41 network evaluations), in this process, after one warm-up.
+1. Model time: sampling one 10 s clip (250 frames) with the default sampler (`DEFAULT_STEPS` Euler
+   steps with classifier-free guidance, two network evaluations each, and one more), in this process,
+   after one warm-up; side by side with the 20 steps of the default before (`BEFORE_STEPS`), the runs
+   interleaved, and the ratio.
 2. End to end: the wall time of whole `stickgen generate "a person jumps"` processes writing a GIF,
    with a warm embedding cache (the prompt embedded before) and a cold one (an empty cache folder, so
    the text encoder is loaded).
@@ -35,7 +37,10 @@ import torch
 
 from stickgen import threads
 from stickgen.generation import load_generator_checkpoint
+from stickgen.ranges import DEFAULT_GUIDANCE, DEFAULT_STEPS
 from stickgen.sampling import network_evaluations, sample
+
+BEFORE_STEPS = 20  # the sampler's default until 2026-11-27: the baseline the default is timed against
 
 # 8 segments, 60 s: what `benchmarks/generate.py` times as "a 60-second story".
 STORY = [(7.5, "a person walks forward"), (7.5, "a person jumps"), (7.5, "a person waves"),
@@ -43,19 +48,31 @@ STORY = [(7.5, "a person walks forward"), (7.5, "a person jumps"), (7.5, "a pers
          (7.5, "a person dances"), (7.5, "a person bows")]  # fmt: skip
 
 
-def model_time(checkpoint: str | None, runs: int, *, fit: bool = True) -> float:
+def model_time(checkpoint: str | None, runs: int, *, fit: bool = True, steps: int = DEFAULT_STEPS) -> float:
+    return model_times(checkpoint, runs, (steps,), fit=fit)[steps]
+
+
+def model_times(
+    checkpoint: str | None, runs: int, steps: tuple[int, ...], *, fit: bool = True
+) -> dict[int, float]:
+    """The median model time of one 10 s clip for each number of steps, the settings interleaved."""
     threads.ENABLED = fit
     ckpt = load_generator_checkpoint(checkpoint, "cpu")
     text = torch.randn(1, ckpt.config.text_dim)
     text = text / text.norm()
 
-    def once() -> float:
+    def once(n: int) -> float:
         start = time.perf_counter()
-        sample(ckpt.model, frames=250, text=text, generator=torch.Generator().manual_seed(0))
+        sample(ckpt.model, frames=250, text=text, steps=n, generator=torch.Generator().manual_seed(0))
         return time.perf_counter() - start
 
-    once()
-    return statistics.median(once() for _ in range(runs))
+    for n in steps:
+        once(n)
+    times: dict[int, list[float]] = {n: [] for n in steps}
+    for _ in range(runs):
+        for n in steps:
+            times[n].append(once(n))
+    return {n: statistics.median(t) for n, t in times.items()}
 
 
 def process_time(checkpoint: str | None, cache_dir: str, out: Path, *, fit: bool = True) -> float:
@@ -108,8 +125,13 @@ def main() -> None:
     if args.busy:
         busy(args)
         return
-    seconds = model_time(args.checkpoint, args.runs)
-    print(f"model time, 10 s clip ({network_evaluations(20, 2.5, 'euler')} evaluations): {seconds:.3f} s")
+    runs = max(args.runs, 5)
+    times = model_times(args.checkpoint, runs, (DEFAULT_STEPS, BEFORE_STEPS))
+    for n, name in ((DEFAULT_STEPS, "default"), (BEFORE_STEPS, "before")):
+        evaluations = network_evaluations(n, DEFAULT_GUIDANCE, "euler")
+        print(f"model time, 10 s clip, {n} steps ({name}, {evaluations} evaluations): {times[n]:.3f} s")
+    ratio = times[BEFORE_STEPS] / times[DEFAULT_STEPS]
+    print(f"ratio: {ratio:.2f}x (medians of {runs} runs each, interleaved)")
     with tempfile.TemporaryDirectory() as tmp:
         cold, warm = [], []
         for k in range(args.runs):

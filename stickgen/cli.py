@@ -19,6 +19,7 @@ import typer
 
 from stickgen import __version__
 from stickgen.errors import StickgenError
+from stickgen.ranges import DEFAULT_GUIDANCE, DEFAULT_STEPS
 
 app = typer.Typer(
     name="stickgen",
@@ -152,10 +153,12 @@ def generate(
             "is what --seed + k gives alone.",
         ),
     ] = 1,
-    guidance: Annotated[float, typer.Option(help="Classifier-free guidance scale, 0–20 (1 = none).")] = 2.5,
+    guidance: Annotated[
+        float, typer.Option(help="Classifier-free guidance scale, 0–20 (1 = none).")
+    ] = DEFAULT_GUIDANCE,
     steps: Annotated[
         int, typer.Option(help="ODE steps, 1–200; two network evaluations each with guidance.")
-    ] = 20,
+    ] = DEFAULT_STEPS,
     actions: Annotated[
         str | None,
         typer.Option(
@@ -317,8 +320,8 @@ def edit(
         typer.Option("--to", help="End of the edited span, s (default: the clip's end).", show_default=False),
     ] = None,
     seed: Annotated[int, typer.Option(help="Noise seed, 0 to 2**63 − 1.")] = 0,
-    guidance: Annotated[float, typer.Option(help="Classifier-free guidance scale, 0–20.")] = 2.5,
-    steps: Annotated[int, typer.Option(help="ODE steps, 1–200.")] = 20,
+    guidance: Annotated[float, typer.Option(help="Classifier-free guidance scale, 0–20.")] = DEFAULT_GUIDANCE,
+    steps: Annotated[int, typer.Option(help="ODE steps, 1–200.")] = DEFAULT_STEPS,
     plan: Annotated[str, typer.Option(help="auto, words, model or none (as for generate).")] = "auto",
     checkpoint: Annotated[
         Path | None,
@@ -360,8 +363,8 @@ def story(
         typer.Option("-o", "--output", help="Output file; its suffix picks the format.", show_default=False),
     ],
     seed: Annotated[int, typer.Option(help="Noise seed, 0 to 2**63 − 1.")] = 0,
-    guidance: Annotated[float, typer.Option(help="Classifier-free guidance scale, 0–20.")] = 2.5,
-    steps: Annotated[int, typer.Option(help="ODE steps, 1–200.")] = 20,
+    guidance: Annotated[float, typer.Option(help="Classifier-free guidance scale, 0–20.")] = DEFAULT_GUIDANCE,
+    steps: Annotated[int, typer.Option(help="ODE steps, 1–200.")] = DEFAULT_STEPS,
     plan: Annotated[str, typer.Option(help="auto, words, model or none (as for generate).")] = "auto",
     candidates: Candidates = None,
     camera: Annotated[
@@ -438,8 +441,8 @@ def eval_run(
         typer.Option(help="A checkpoint folder (default: the bundled model).", show_default=False),
     ] = None,
     seeds: Annotated[int, typer.Option(help="Repetitions for the 95 % intervals, 1–100.", min=1)] = 3,
-    steps: Annotated[int, typer.Option(help="ODE steps of the sampler, 1–200.", min=1)] = 20,
-    guidance: Annotated[float, typer.Option(help="Classifier-free guidance scale, 0–20.")] = 2.5,
+    steps: Annotated[int, typer.Option(help="ODE steps of the sampler, 1–200.", min=1)] = DEFAULT_STEPS,
+    guidance: Annotated[float, typer.Option(help="Classifier-free guidance scale, 0–20.")] = DEFAULT_GUIDANCE,
     max_clips: Annotated[
         int, typer.Option(help="Use a fixed random subset of this many test clips (0 = all).", min=0)
     ] = 0,

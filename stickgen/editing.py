@@ -57,7 +57,7 @@ from stickgen.generation import (
 from stickgen.labels import environment_vector
 from stickgen.motion import Motion
 from stickgen.postprocess import clean_up, lift_above_floor, pin_feet
-from stickgen.ranges import check_range, check_sampling, check_seed
+from stickgen.ranges import DEFAULT_GUIDANCE, DEFAULT_STEPS, check_range, check_sampling, check_seed
 from stickgen.sampling import sample_best_of
 
 if TYPE_CHECKING:
@@ -271,8 +271,8 @@ def _engine(options: dict) -> _Engine:
                               "candidates"}  # fmt: skip
     if unknown:
         raise TypeError(f"unexpected option {sorted(unknown)[0]!r}")
-    defaults = {"checkpoint": None, "device": "auto", "seed": 0, "steps": 20, "guidance": 2.5,
-                "plan": DEFAULT_PLAN}  # fmt: skip
+    defaults = {"checkpoint": None, "device": "auto", "seed": 0, "steps": DEFAULT_STEPS,
+                "guidance": DEFAULT_GUIDANCE, "plan": DEFAULT_PLAN}  # fmt: skip
     return _Engine(**{**defaults, **options})
 
 

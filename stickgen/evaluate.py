@@ -40,7 +40,7 @@ from stickgen.errors import StickgenError
 from stickgen.evaluator import Evaluator, majority_action
 from stickgen.files import atomic_path, atomic_write_text, bundled_asset, check_folder_for, portable_path
 from stickgen.motion import Motion
-from stickgen.ranges import check_range, check_sampling
+from stickgen.ranges import DEFAULT_GUIDANCE, DEFAULT_STEPS, check_range, check_sampling
 
 BATCH = 32  # R-precision pool size, as in the field
 TOP_K = 3
@@ -72,8 +72,8 @@ class EvalOptions:
 
     seeds: int = 3
     """Repetitions (captions, batches and noise drawn anew) for the 95 % intervals."""
-    steps: int = 20
-    guidance: float = 2.5
+    steps: int = DEFAULT_STEPS
+    guidance: float = DEFAULT_GUIDANCE
     plan: str = "none"
     """How captions get an action timeline (stickgen.generation.PLANS): "none" measures the text alone;
     the default of `stickgen generate` measures what users get."""

@@ -61,7 +61,7 @@ from stickgen.labels import ACTIONS, environment_vector
 from stickgen.motion import Motion
 from stickgen.place_words import environment_from_text, with_environment
 from stickgen.postprocess import clean_up
-from stickgen.ranges import MAX_SEED, check_range, check_sampling, check_seed
+from stickgen.ranges import DEFAULT_GUIDANCE, DEFAULT_STEPS, MAX_SEED, check_range, check_sampling, check_seed
 from stickgen.sampling import Solver, plan_actions, sample_best_of
 
 if TYPE_CHECKING:
@@ -103,8 +103,8 @@ def generate_motions(
     seconds: float = 4.0,
     actions: np.ndarray | None = None,
     plan: str = "none",
-    steps: int = 20,
-    guidance: float = 2.5,
+    steps: int = DEFAULT_STEPS,
+    guidance: float = DEFAULT_GUIDANCE,
     solver: Solver = "euler",
     candidates: int | None = None,
 ) -> list[Motion]:
@@ -133,8 +133,8 @@ def generate_requests(
     std: np.ndarray,
     seconds: float = 4.0,
     plan: str = "none",
-    steps: int = 20,
-    guidance: float = 2.5,
+    steps: int = DEFAULT_STEPS,
+    guidance: float = DEFAULT_GUIDANCE,
     solver: Solver = "euler",
     candidates: int | None = None,
 ) -> list[list[Motion]]:
@@ -247,7 +247,7 @@ def plan_timelines(
     frames: int,
     plan: str,
     *,
-    guidance: float = 2.5,
+    guidance: float = DEFAULT_GUIDANCE,
     generator: torch.Generator | None = None,
     encoder: TextEncoder | None = None,
 ) -> np.ndarray | None:
@@ -534,8 +534,8 @@ def check_request(
     *,
     seed: int = 0,
     seconds: float | None = None,
-    guidance: float = 2.5,
-    steps: int = 20,
+    guidance: float = DEFAULT_GUIDANCE,
+    steps: int = DEFAULT_STEPS,
     actions: str | None = None,
     plan: str = DEFAULT_PLAN,
     camera: str | None = None,
@@ -583,8 +583,8 @@ def generate_batch(
     seed: int = 0,
     seconds: float | None = None,
     checkpoint: str | Path | None = None,
-    guidance: float = 2.5,
-    steps: int = 20,
+    guidance: float = DEFAULT_GUIDANCE,
+    steps: int = DEFAULT_STEPS,
     actions: str | None = None,
     plan: str = DEFAULT_PLAN,
     camera: str | None = None,
@@ -626,7 +626,7 @@ def generate(text: str, *, seed: int = 0, **options) -> Motion:
     """One motion for a prompt with the bundled model: `stickgen.generate("a person jumps", seed=0)`.
 
     Options (all keyword): seconds (default suited to the prompt, 0.5–20), checkpoint (a folder),
-    guidance (classifier-free guidance scale, 2.5), steps (ODE steps, 20), actions ("walk:0-2,jump:2-3",
+    guidance (classifier-free guidance scale, 2.5), steps (ODE steps, 16), actions ("walk:0-2,jump:2-3",
     a per-frame action timeline), plan (how a prompt without `actions` gets a timeline: auto, words,
     model or none; see `PLANS`), camera (static, follow, pan, zoom-in, zoom-out: the camera track of
     the result), environment (a place added to the prompt when it names none), device (auto, cpu,

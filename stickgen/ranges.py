@@ -11,7 +11,8 @@ any work starts:
 - `check_seed(name, value)`: a whole number from 0 to 2**63 − 1, the seeds every random number
   generator stickgen uses (NumPy's and PyTorch's) accepts;
 - `check_sampling(steps, guidance)`: the sampler's ODE steps (1–200) and classifier-free guidance
-  scale (0–20), the same for `generate` and `eval run`.
+  scale (0–20), the same for `generate` and `eval run`; their defaults `DEFAULT_STEPS` and
+  `DEFAULT_GUIDANCE`.
 """
 
 from __future__ import annotations
@@ -25,6 +26,10 @@ from stickgen.errors import StickgenError
 MAX_SEED = 2**63 - 1
 MAX_STEPS = 200
 MAX_GUIDANCE = 20.0
+# The sampler's defaults, shared by `generate`, `story`, `edit`, the studio and `eval run`
+# (docs/prompt-suite.md has how they were chosen).
+DEFAULT_STEPS = 16
+DEFAULT_GUIDANCE = 2.5
 
 
 def check_range(

@@ -5,7 +5,8 @@ Sampling starts from Gaussian noise at t = 0 and follows the straight-path veloc
 `g`, `x̂1 = x̂1(null) + g · (x̂1(cond) − x̂1(null))`; the conditional and unconditional passes run as
 one batch. Euler takes one network evaluation per step (two with guidance), Heun two (four). The
 labels (action logits, physics, environment) come from one last conditional evaluation on the clean
-result, so the default of 20 Euler steps with guidance costs 41 network evaluations.
+result, so the default of 16 Euler steps with guidance (`ranges.DEFAULT_STEPS`) costs 33 network
+evaluations. 16 steps follow prompts as 20 did and cost a fifth less (docs/prompt-suite.md).
 
 `plan_actions` is the action head used as a planner: one guided evaluation at pure noise (t = 0),
 where the model has seen nothing but the text, gives per-frame action logits; their argmax, cleaned of
@@ -27,6 +28,7 @@ import numpy as np
 import torch
 
 from stickgen.model import FEATURE_DIM, POSE_DIM, ModelOutput, StickFigureTransformer
+from stickgen.ranges import DEFAULT_GUIDANCE, DEFAULT_STEPS
 from stickgen.threads import fitted_threads
 
 Solver = Literal["euler", "heun"]
@@ -55,8 +57,8 @@ def sample(
     text: torch.Tensor | None = None,
     actions: torch.Tensor | None = None,
     camera: torch.Tensor | None = None,
-    steps: int = 20,
-    guidance: float = 2.5,
+    steps: int = DEFAULT_STEPS,
+    guidance: float = DEFAULT_GUIDANCE,
     solver: Solver = "euler",
     generator: torch.Generator | None = None,
     known: torch.Tensor | None = None,
@@ -144,7 +146,7 @@ def plan_actions(
     *,
     frames: int,
     text: torch.Tensor,
-    guidance: float = 2.5,
+    guidance: float = DEFAULT_GUIDANCE,
     min_seconds: float = 0.6,
     fps: float = 25.0,
     generator: torch.Generator | None = None,

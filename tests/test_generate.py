@@ -254,6 +254,33 @@ def test_the_commands_default_plans_are_the_libraries():
     assert inspect.signature(cli.eval_run).parameters["plan"].default == EvalOptions().plan == "none"
 
 
+def test_every_entry_point_samples_with_the_same_defaults(monkeypatch):
+    import inspect
+
+    import stickgen.generation as generation
+    from stickgen import cli, editing, sampling
+    from stickgen.evaluate import EvalOptions
+    from stickgen.ranges import DEFAULT_GUIDANCE, DEFAULT_STEPS
+
+    functions = [
+        cli.generate, cli.edit, cli.story, cli.eval_run, sampling.sample, generation.generate_batch,
+        generation.generate_motions, generation.generate_requests, generation.check_request,
+    ]  # fmt: skip
+    for function in functions:
+        parameters = inspect.signature(function).parameters
+        assert parameters["steps"].default == DEFAULT_STEPS, function.__name__
+        assert parameters["guidance"].default == DEFAULT_GUIDANCE, function.__name__
+    assert (EvalOptions().steps, EvalOptions().guidance) == (DEFAULT_STEPS, DEFAULT_GUIDANCE)
+    assert inspect.signature(sampling.plan_actions).parameters["guidance"].default == DEFAULT_GUIDANCE
+    monkeypatch.setattr(editing, "_Engine", lambda **options: options)  # tell_story's and edit's engine
+    engine = editing._engine({})
+    assert (engine["steps"], engine["guidance"]) == (DEFAULT_STEPS, DEFAULT_GUIDANCE)
+    # the docstring of stickgen.generate tells them
+    assert f"guidance scale, {DEFAULT_GUIDANCE:g}), steps (ODE steps, {DEFAULT_STEPS})" in " ".join(
+        generation.generate.__doc__.split()
+    )
+
+
 def test_requests_sampled_together_equal_each_sampled_alone():
     from stickgen.errors import StickgenError
     from stickgen.generation import Request, generate_motions, generate_requests, load_generator_checkpoint

@@ -44,14 +44,12 @@ import numpy as np
 from stickgen.errors import StickgenError
 from stickgen.generation import DEFAULT_PLAN
 from stickgen.generation import check_request as generation_checks
-from stickgen.ranges import check_range
+from stickgen.ranges import DEFAULT_GUIDANCE, DEFAULT_STEPS, check_range
 from stickgen.serve.results import Result, ResultStore
 
 if TYPE_CHECKING:
     from stickgen.motion import Motion
 
-DEFAULT_GUIDANCE = 2.5  # generate_batch's defaults (a test keeps them equal)
-DEFAULT_STEPS = 20
 MAX_SAMPLES = 64  # generate_batch's range of -n
 RANDOM_SEEDS = 2**31
 DEFAULT_QUEUE = 8  # requests that may wait while one generates
