@@ -48,8 +48,8 @@ STORY = [(7.5, "a person walks forward"), (7.5, "a person jumps"), (7.5, "a pers
          (7.5, "a person dances"), (7.5, "a person bows")]  # fmt: skip
 
 
-def model_time(checkpoint: str | None, runs: int, *, fit: bool = True, steps: int = DEFAULT_STEPS) -> float:
-    return model_times(checkpoint, runs, (steps,), fit=fit)[steps]
+def model_time(checkpoint: str | None, runs: int, *, fit: bool = True) -> float:
+    return model_times(checkpoint, runs, (DEFAULT_STEPS,), fit=fit)[DEFAULT_STEPS]
 
 
 def model_times(
@@ -66,11 +66,11 @@ def model_times(
         sample(ckpt.model, frames=250, text=text, steps=n, generator=torch.Generator().manual_seed(0))
         return time.perf_counter() - start
 
-    for n in steps:
+    times: dict[int, list[float]] = {n: [] for n in steps}  # each number of steps once, even if named twice
+    for n in times:
         once(n)
-    times: dict[int, list[float]] = {n: [] for n in steps}
     for _ in range(runs):
-        for n in steps:
+        for n in times:
             times[n].append(once(n))
     return {n: statistics.median(t) for n, t in times.items()}
 
