@@ -187,7 +187,7 @@ def test_sigterm_cleans_up_like_ctrl_c_and_ends_by_the_signal(tmp_path):
         _, stderr = process.communicate(timeout=60)
     finally:
         process.kill() if process.poll() is None else None
-    assert process.returncode == -signal.SIGTERM
+    assert process.returncode == -signal.SIGTERM, stderr  # stderr says why, should it ever fail
     assert "Traceback" not in stderr
     assert list(tmp_path.iterdir()) == []
 
