@@ -3,9 +3,10 @@
     python benchmarks/generate.py [--checkpoint DIR] [--runs 3] [--story-only | --busy]
 
 1. Model time: sampling one 10 s clip (250 frames) with the default sampler (`DEFAULT_STEPS` Euler
-   steps with classifier-free guidance, two network evaluations each, and one more), in this process,
-   after one warm-up; side by side with the 20 steps of the default before (`BEFORE_STEPS`), the runs
-   interleaved, and the ratio.
+   steps, with classifier-free guidance, two network evaluations each, while t < `GUIDANCE_UNTIL`, one
+   after it, and one more), in this process, after one warm-up; side by side with the samplers before
+   it (`BEFORE`: the same steps guided throughout, and the 20 guided steps before those), the runs
+   interleaved, and the ratios.
 2. End to end: the wall time of whole `stickgen generate "a person jumps"` processes writing a GIF,
    with a warm embedding cache (the prompt embedded before) and a cold one (an empty cache folder, so
    the text encoder is loaded).
@@ -37,10 +38,16 @@ import torch
 
 from stickgen import threads
 from stickgen.generation import load_generator_checkpoint
-from stickgen.ranges import DEFAULT_GUIDANCE, DEFAULT_STEPS
+from stickgen.ranges import DEFAULT_GUIDANCE, DEFAULT_STEPS, GUIDANCE_UNTIL
 from stickgen.sampling import network_evaluations, sample
 
-BEFORE_STEPS = 20  # the sampler's default until 2026-11-27: the baseline the default is timed against
+# (steps, guidance_until) of a sampler: the default, and the defaults before it it is timed against
+Sampler = tuple[int, float]
+DEFAULT: Sampler = (DEFAULT_STEPS, GUIDANCE_UNTIL)
+BEFORE: dict[str, Sampler] = {
+    "16 steps guided throughout, until 2026-11-27": (16, 1.0),
+    "20 steps guided throughout, until 2026-11-26": (20, 1.0),
+}
 
 # 8 segments, 60 s: what `benchmarks/generate.py` times as "a 60-second story".
 STORY = [(7.5, "a person walks forward"), (7.5, "a person jumps"), (7.5, "a person waves"),
@@ -49,24 +56,26 @@ STORY = [(7.5, "a person walks forward"), (7.5, "a person jumps"), (7.5, "a pers
 
 
 def model_time(checkpoint: str | None, runs: int, *, fit: bool = True) -> float:
-    return model_times(checkpoint, runs, (DEFAULT_STEPS,), fit=fit)[DEFAULT_STEPS]
+    return model_times(checkpoint, runs, (DEFAULT,), fit=fit)[DEFAULT]
 
 
 def model_times(
-    checkpoint: str | None, runs: int, steps: tuple[int, ...], *, fit: bool = True
-) -> dict[int, float]:
-    """The median model time of one 10 s clip for each number of steps, the settings interleaved."""
+    checkpoint: str | None, runs: int, samplers: tuple[Sampler, ...], *, fit: bool = True
+) -> dict[Sampler, float]:
+    """The median model time of one 10 s clip for each sampler, the samplers interleaved."""
     threads.ENABLED = fit
     ckpt = load_generator_checkpoint(checkpoint, "cpu")
     text = torch.randn(1, ckpt.config.text_dim)
     text = text / text.norm()
 
-    def once(n: int) -> float:
+    def once(sampler: Sampler) -> float:
+        steps, until = sampler
         start = time.perf_counter()
-        sample(ckpt.model, frames=250, text=text, steps=n, generator=torch.Generator().manual_seed(0))
+        sample(ckpt.model, frames=250, text=text, steps=steps, guidance_until=until,
+               generator=torch.Generator().manual_seed(0))  # fmt: skip
         return time.perf_counter() - start
 
-    times: dict[int, list[float]] = {n: [] for n in steps}  # each number of steps once, even if named twice
+    times: dict[Sampler, list[float]] = {n: [] for n in samplers}  # each sampler once, even if named twice
     for n in times:
         once(n)
     for _ in range(runs):
@@ -126,12 +135,16 @@ def main() -> None:
         busy(args)
         return
     runs = max(args.runs, 5)
-    times = model_times(args.checkpoint, runs, (DEFAULT_STEPS, BEFORE_STEPS))
-    for n, name in ((DEFAULT_STEPS, "default"), (BEFORE_STEPS, "before")):
-        evaluations = network_evaluations(n, DEFAULT_GUIDANCE, "euler")
-        print(f"model time, 10 s clip, {n} steps ({name}, {evaluations} evaluations): {times[n]:.3f} s")
-    ratio = times[BEFORE_STEPS] / times[DEFAULT_STEPS]
-    print(f"ratio: {ratio:.2f}x (medians of {runs} runs each, interleaved)")
+    times = model_times(args.checkpoint, runs, (DEFAULT, *BEFORE.values()))
+    steps, until = DEFAULT
+    evaluations = network_evaluations(steps, DEFAULT_GUIDANCE, "euler", until)
+    name = f"default: {steps} steps guided while t < {until:g}, {evaluations} evaluations"
+    print(f"model time, 10 s clip ({name}): {times[DEFAULT]:.3f} s")
+    for name, (steps, until) in BEFORE.items():
+        evaluations = network_evaluations(steps, DEFAULT_GUIDANCE, "euler", until)
+        print(f"  before ({name}, {evaluations} evaluations): {times[steps, until]:.3f} s, "
+              f"ratio {times[steps, until] / times[DEFAULT]:.2f}x")  # fmt: skip
+    print(f"(medians of {runs} runs each, interleaved)")
     with tempfile.TemporaryDirectory() as tmp:
         cold, warm = [], []
         for k in range(args.runs):

@@ -40,7 +40,7 @@ from stickgen.errors import StickgenError
 from stickgen.evaluator import Evaluator, majority_action
 from stickgen.files import atomic_path, atomic_write_text, bundled_asset, check_folder_for, portable_path
 from stickgen.motion import Motion
-from stickgen.ranges import DEFAULT_GUIDANCE, DEFAULT_STEPS, check_range, check_sampling
+from stickgen.ranges import DEFAULT_GUIDANCE, DEFAULT_STEPS, GUIDANCE_UNTIL, check_range, check_sampling
 
 BATCH = 32  # R-precision pool size, as in the field
 TOP_K = 3
@@ -387,6 +387,12 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
     return lines + ["| " + " | ".join(row) + " |" for row in rows]
 
 
+def _interval(setup: dict[str, Any]) -> str:
+    """' while t < 0.75' when the sampler guided only part of the path (reports before it say nothing)."""
+    until = setup.get("guidance_until", 1.0)
+    return f" while t < {until:g}" if until < 1.0 else ""
+
+
 def report_markdown(summary: dict[str, Any]) -> str:
     """The Markdown report of a summary (`EvalResult.summary()`)."""
     setup, real, gen, sanity = summary["setup"], summary["real"], summary["generated"], summary["sanity"]
@@ -405,9 +411,9 @@ def report_markdown(summary: dict[str, Any]) -> str:
         f"stickgen {__version__}. Model `{setup.get('checkpoint', '—')}`, dataset "
         f"`{setup.get('dataset', '—')}`, evaluator `{setup.get('evaluator', '—')}`. {setup['test_clips']} "
         "test clips, each generated from one of its captions at its own length; "
-        f"{options['steps']} sampling steps, guidance {options['guidance']}. Every number is the mean ± the "
-        f"95 % interval over {options['seeds']} seeds (captions, batches and noise drawn anew). The "
-        "metrics are defined in docs/evaluation.md.",
+        f"{options['steps']} sampling steps, guidance {options['guidance']}{_interval(setup)}. Every "
+        f"number is the mean ± the 95 % interval over {options['seeds']} seeds (captions, batches and "
+        "noise drawn anew). The metrics are defined in docs/evaluation.md.",
         "",
         "## Text and motion",
         "",
@@ -664,7 +670,9 @@ def run_evaluation(
 
         return generate
 
-    setup |= {"text_encoder": scorer.encoder, "generator_text_encoder": model.encoder}
+    # generate_motions samples with the sampler's own guidance interval; the report says which
+    setup |= {"text_encoder": scorer.encoder, "generator_text_encoder": model.encoder,
+              "guidance_until": GUIDANCE_UNTIL}  # fmt: skip
     generate_as = None
     if options.as_generate and options.plan != DEFAULT_PLAN:
         generate_as = generator(DEFAULT_PLAN)

@@ -3,10 +3,13 @@
 Sampling starts from Gaussian noise at t = 0 and follows the straight-path velocity
 `v = (x̂1 − xt) / (1 − t)` to t = 1, where `x̂1` is the model's clean-sample prediction. With guidance
 `g`, `x̂1 = x̂1(null) + g · (x̂1(cond) − x̂1(null))`; the conditional and unconditional passes run as
-one batch. Euler takes one network evaluation per step (two with guidance), Heun two (four). The
-labels (action logits, physics, environment) come from one last conditional evaluation on the clean
-result, so the default of 16 Euler steps with guidance (`ranges.DEFAULT_STEPS`) costs 33 network
-evaluations. 16 steps follow prompts as 20 did and cost a fifth less (docs/prompt-suite.md).
+one batch. Guidance acts while t < `guidance_until` (`ranges.GUIDANCE_UNTIL`, 0.75): by then the
+motion is settled, and the steps after it take the conditional pass alone. Euler takes one network
+evaluation per step (two while guided), Heun two (four). The labels (action logits, physics,
+environment) come from one last conditional evaluation on the clean result, so the default of 16
+Euler steps (`ranges.DEFAULT_STEPS`), 12 of them guided, costs 29 network evaluations. 16 steps
+follow prompts as 20 did and cost a fifth less; leaving the last 4 unguided follows them at least
+as well (a little better, within noise) and costs an eighth less (docs/prompt-suite.md).
 
 `plan_actions` is the action head used as a planner: one guided evaluation at pure noise (t = 0),
 where the model has seen nothing but the text, gives per-frame action logits; their argmax, cleaned of
@@ -28,7 +31,7 @@ import numpy as np
 import torch
 
 from stickgen.model import FEATURE_DIM, POSE_DIM, ModelOutput, StickFigureTransformer
-from stickgen.ranges import DEFAULT_GUIDANCE, DEFAULT_STEPS
+from stickgen.ranges import DEFAULT_GUIDANCE, DEFAULT_STEPS, GUIDANCE_UNTIL
 from stickgen.threads import fitted_threads
 
 Solver = Literal["euler", "heun"]
@@ -39,13 +42,19 @@ def _threads(device: torch.device):
     return fitted_threads() if device.type == "cpu" else nullcontext()
 
 
-def network_evaluations(steps: int, guidance: float, solver: Solver) -> int:
-    """How many forward passes (per sample) one `sample` call costs."""
-    per_eval = 2 if guidance != 1.0 else 1
-    per_step = 2 if solver == "heun" else 1
-    # Heun's last step ends at t = 1, where no second evaluation is needed.
-    evals = steps * per_step - (1 if solver == "heun" else 0)
-    return evals * per_eval + 1
+def _times(steps: int) -> list[float]:
+    return torch.linspace(0.0, 1.0, steps + 1).tolist()
+
+
+def network_evaluations(
+    steps: int, guidance: float, solver: Solver, guidance_until: float = GUIDANCE_UNTIL
+) -> int:
+    """How many forward passes (per sample) one conditioned `sample` call costs."""
+    times = _times(steps)
+    # Euler evaluates at the start of each step; Heun also at its end, except at t = 1.
+    points = times[:-1] + (times[1:-1] if solver == "heun" else [])
+    guided = guidance != 1.0
+    return sum(2 if guided and t < guidance_until else 1 for t in points) + 1
 
 
 @torch.no_grad()
@@ -59,6 +68,7 @@ def sample(
     camera: torch.Tensor | None = None,
     steps: int = DEFAULT_STEPS,
     guidance: float = DEFAULT_GUIDANCE,
+    guidance_until: float = GUIDANCE_UNTIL,
     solver: Solver = "euler",
     generator: torch.Generator | None = None,
     known: torch.Tensor | None = None,
@@ -70,7 +80,8 @@ def sample(
     text: (B, text_dim) or None; actions: (B, T) long, −1 = unknown; camera: (B, T, 3) model input.
     The returned `pose`, `position` and `velocity` are the sampled clean features (normalised).
     The noise is drawn on the CPU from `generator`, so a seed gives the same motion on any device;
-    `noise` (batch, frames, 52) gives it instead.
+    `noise` (batch, frames, 52) gives it instead. Guidance acts at the evaluations with t <
+    `guidance_until` (1.0: at every step; 0.0: at none, as with `guidance` 1.0).
 
     Inpainting: known (B, T, 52) normalised features and known_mask (B, T, 52) (or anything that
     broadcasts to it, e.g. (T, 52)), bool or weights in [0, 1], fix part of the motion. At every step
@@ -90,7 +101,7 @@ def sample(
 
     def denoise(x: torch.Tensor, t: float) -> torch.Tensor:
         tt = torch.full((x.shape[0],), t, device=device)
-        if not guided:
+        if not guided or t >= guidance_until:
             out = model(x, tt, **conditions)
             return torch.cat([out.pose, out.position, out.velocity], dim=-1)
         both = {k: None if v is None else torch.cat([v, v]) for k, v in conditions.items()}
@@ -120,7 +131,7 @@ def sample(
         # inpainting: known entries fixed exactly; a weight in (0, 1) pulls an entry that far to its value
         return torch.where(weight >= 1.0, known, torch.lerp(x1, known, weight))
 
-    times = torch.linspace(0.0, 1.0, steps + 1).tolist()
+    times = _times(steps)
     with _threads(device):
         for t0, t1 in zip(times[:-1], times[1:], strict=True):
             x1 = predict(x, t0)

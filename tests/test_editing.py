@@ -66,6 +66,24 @@ def test_the_sampler_gives_known_entries_back_exactly_and_is_unchanged_without_t
     assert not torch.equal(soft.pose, plain.pose)
 
 
+def test_edits_guide_at_every_step_where_generate_stops_guiding_early(monkeypatch):
+    class Stop(Exception):
+        pass
+
+    seen = {}
+
+    def record(*args, **options):
+        seen.update(options)
+        raise Stop
+
+    monkeypatch.setattr(editing, "sample_best_of", record)
+    engine = editing._engine({})
+    with pytest.raises(Stop):
+        zeros = np.zeros((10, FEATURE_DIM))
+        engine.fill("a person kicks", zeros, zeros, np.zeros(10, int))
+    assert seen["guidance_until"] == 1.0 > sampling.GUIDANCE_UNTIL
+
+
 @pytest.mark.parametrize("name", list(editing.PARTS))
 def test_a_part_frees_exactly_the_features_of_its_joints(name):
     joints = np.random.default_rng(0).normal(size=(3, 16, 2))

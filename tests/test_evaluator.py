@@ -38,6 +38,7 @@ from stickgen.evaluator import (
 from stickgen.labels import action_id
 from stickgen.metrics import r_precision
 from stickgen.motion import Motion
+from stickgen.ranges import GUIDANCE_UNTIL
 from tests.clips import standing_pose
 
 FPS = 25.0
@@ -264,6 +265,15 @@ def test_the_report_says_what_a_failed_sanity_check_means(evaluator, test_clips)
     assert "| **no** |" in report and "With 96 test clips the sampling floor of FID is too high" in report
 
 
+def test_the_report_says_how_long_the_sampler_guided(evaluator, test_clips):
+    summary = evaluate(
+        test_clips, faithful, evaluator, embed, EvalOptions(seeds=1, mm_texts=4, mm_repeats=2)
+    ).summary()
+    assert "guidance 2.5. Every" in report_markdown(summary)  # a report that does not say: guided throughout
+    summary["setup"]["guidance_until"] = 0.75  # what run_evaluation records: the sampler's interval
+    assert "16 sampling steps, guidance 2.5 while t < 0.75. Every" in report_markdown(summary)
+
+
 def test_too_few_test_clips_and_bad_options_are_one_sentence_errors(evaluator, test_clips):
     with pytest.raises(StickgenError, match="at least 32 test clips"):
         evaluate(test_clips[:20], faithful, evaluator, embed)
@@ -385,6 +395,7 @@ def test_the_two_commands_train_an_evaluator_and_report_on_a_checkpoint(tmp_path
     setup = metrics["setup"]
     assert (setup["checkpoint"], setup["dataset"], setup["evaluator"]) == ("model", "data", "ev")
     assert "Model `model`, dataset `data`, evaluator `ev`." in (report / "report.md").read_text()
+    assert setup["guidance_until"] == GUIDANCE_UNTIL  # the sampler's guidance interval, recorded
     assert load_evaluator(ev).training["dataset"] == "data"
     assert len(metrics["generated"]["fid"]["per_seed"]) == 2
     assert set(metrics["passed"]) == {"shuffled_captions", "jitter_monotonic", "halves"}

@@ -260,7 +260,7 @@ def test_every_entry_point_samples_with_the_same_defaults(monkeypatch):
     import stickgen.generation as generation
     from stickgen import cli, editing, sampling
     from stickgen.evaluate import EvalOptions
-    from stickgen.ranges import DEFAULT_GUIDANCE, DEFAULT_STEPS
+    from stickgen.ranges import DEFAULT_GUIDANCE, DEFAULT_STEPS, GUIDANCE_UNTIL
 
     functions = [
         cli.generate, cli.edit, cli.story, cli.eval_run, sampling.sample, generation.generate_batch,
@@ -271,6 +271,8 @@ def test_every_entry_point_samples_with_the_same_defaults(monkeypatch):
         assert parameters["steps"].default == DEFAULT_STEPS, function.__name__
         assert parameters["guidance"].default == DEFAULT_GUIDANCE, function.__name__
     assert (EvalOptions().steps, EvalOptions().guidance) == (DEFAULT_STEPS, DEFAULT_GUIDANCE)
+    # nothing passes guidance_until on: every entry point samples with the sampler's own interval
+    assert inspect.signature(sampling.sample).parameters["guidance_until"].default == GUIDANCE_UNTIL
     assert inspect.signature(sampling.plan_actions).parameters["guidance"].default == DEFAULT_GUIDANCE
     monkeypatch.setattr(editing, "_Engine", lambda **options: options)  # tell_story's and edit's engine
     engine = editing._engine({})

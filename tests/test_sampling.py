@@ -1,5 +1,5 @@
-"""The sampler's action planner (the action head read at pure noise, and the timeline it gives) and
-its judge (the action head read on finished clips, choosing among candidates)."""
+"""The sampler's guidance interval, its action planner (the action head read at pure noise, and the
+timeline it gives) and its judge (the action head read on finished clips, choosing among candidates)."""
 
 import dataclasses
 
@@ -8,7 +8,15 @@ import pytest
 import torch
 
 from stickgen.model import FEATURE_DIM, N_ACTIONS, ModelConfig, ModelOutput, StickFigureTransformer
-from stickgen.sampling import keep_best, plan_actions, plan_agreement, smooth_timeline
+from stickgen.ranges import GUIDANCE_UNTIL
+from stickgen.sampling import (
+    keep_best,
+    network_evaluations,
+    plan_actions,
+    plan_agreement,
+    sample,
+    smooth_timeline,
+)
 
 TEXT_DIM = 16
 
@@ -19,6 +27,54 @@ def model_preferring(action: int) -> StickFigureTransformer:
     with torch.no_grad():
         model.heads["action_logits"].bias.view(2, N_ACTIONS)[:, action] = 50.0  # both frames of a token
     return model.eval()
+
+
+def random_model() -> StickFigureTransformer:
+    config = ModelConfig(d_model=32, n_layers=1, n_heads=2, text_dim=TEXT_DIM, name="test")
+    model = StickFigureTransformer(config, generator=torch.Generator().manual_seed(3)).eval()
+    with torch.no_grad():
+        for p in model.parameters():
+            p.add_(0.5 * torch.randn(p.shape, generator=torch.Generator().manual_seed(4)))
+    return model
+
+
+def test_guidance_acts_only_before_guidance_until():
+    model = random_model()
+    text = torch.randn(2, TEXT_DIM, generator=torch.Generator().manual_seed(5))
+
+    def draw(**options) -> torch.Tensor:
+        seed = torch.Generator().manual_seed(6)
+        out = sample(model, frames=10, batch=2, text=text, steps=8, generator=seed, **options)
+        return torch.cat([out.pose, out.position, out.velocity], dim=-1)
+
+    never = draw(guidance=2.5, guidance_until=0.0)
+    assert torch.allclose(never, draw(guidance=1.0), atol=1e-6)  # no guided step: as without guidance
+    default = draw(guidance=2.5)
+    assert torch.equal(default, draw(guidance=2.5, guidance_until=GUIDANCE_UNTIL))
+    throughout = draw(guidance=2.5, guidance_until=1.0)
+    assert not torch.allclose(default, throughout, atol=1e-4)
+    assert not torch.allclose(default, never, atol=1e-4)
+
+
+@pytest.mark.parametrize("solver", ["euler", "heun"])
+@pytest.mark.parametrize(("steps", "guidance", "until"), [(16, 2.5, 0.75), (16, 2.5, 1.0), (5, 2.5, 0.5),
+                                                          (4, 1.0, 0.75), (3, 3.0, 0.0)])  # fmt: skip
+def test_network_evaluations_counts_the_forward_passes_of_a_sample(solver, steps, guidance, until):
+    model = random_model()
+    text = torch.randn(1, TEXT_DIM, generator=torch.Generator().manual_seed(5))
+    passes = []
+    handle = model.register_forward_hook(lambda module, args, out: passes.append(args[0].shape[0]))
+    try:
+        sample(model, frames=6, text=text, steps=steps, guidance=guidance, guidance_until=until,
+               solver=solver, generator=torch.Generator().manual_seed(0))  # fmt: skip
+    finally:
+        handle.remove()
+    # a guided evaluation is one forward pass over two copies of the batch: two network evaluations
+    assert sum(passes) == network_evaluations(steps, guidance, solver, until)
+
+
+def test_the_default_sampler_costs_29_evaluations():
+    assert network_evaluations(16, 2.5, "euler") == 12 * 2 + 4 + 1
 
 
 def test_smoothing_removes_flicker_and_keeps_the_order_of_long_runs():
@@ -44,11 +100,7 @@ def test_the_planner_follows_the_action_head_and_is_seeded():
 
 @pytest.mark.parametrize("seed", [0, 1])
 def test_the_same_seed_gives_the_same_plan(seed):
-    config = ModelConfig(d_model=32, n_layers=1, n_heads=2, text_dim=TEXT_DIM, name="test")
-    model = StickFigureTransformer(config, generator=torch.Generator().manual_seed(3)).eval()
-    with torch.no_grad():
-        for p in model.parameters():
-            p.add_(0.5 * torch.randn(p.shape, generator=torch.Generator().manual_seed(4)))
+    model = random_model()
     text = torch.randn(2, TEXT_DIM, generator=torch.Generator().manual_seed(5))
     a = plan_actions(model, frames=30, text=text, generator=torch.Generator().manual_seed(seed))
     b = plan_actions(model, frames=30, text=text, generator=torch.Generator().manual_seed(seed))
