@@ -820,6 +820,7 @@ def _die_by(signum: int) -> None:
     """End the process by `signum` itself, once cleaned up, as a process that took no notice would: the
     caller (a shell, `timeout`, a supervisor) sees what stopped it."""
     signal.signal(signum, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signum})
     os.kill(os.getpid(), signum)
 
 
@@ -849,16 +850,21 @@ def main() -> None:
             _die_by(_TERMINATED[0])
         raise
     except StickgenError as e:
-        remove_made_folders()
-        print(f"stickgen: error: {e}", file=sys.stderr)
-        sys.exit(1)
+        _fail(f"stickgen: error: {e}", 1)
     except KeyboardInterrupt:
-        remove_made_folders()
-        print("stickgen: interrupted.", file=sys.stderr)
-        if _TERMINATED:
-            _die_by(_TERMINATED[0])
-        sys.exit(130)
+        _fail("stickgen: interrupted.", 130)
     except OSError as e:
-        remove_made_folders()
-        print(f"stickgen: error: {_os_error_sentence(e)}", file=sys.stderr)
-        sys.exit(1)
+        _fail(f"stickgen: error: {_os_error_sentence(e)}", 1)
+
+
+def _fail(message: str, code: int) -> None:
+    """Remove the folders the command made, say why it stopped, and exit with `code`; after a SIGTERM,
+    whatever the interrupt it raised became on its way out (an error from code it stopped half-way),
+    end by the signal instead, saying so."""
+    from stickgen.files import remove_made_folders
+
+    remove_made_folders()
+    print("stickgen: interrupted." if _TERMINATED else message, file=sys.stderr)
+    if _TERMINATED:
+        _die_by(_TERMINATED[0])
+    sys.exit(code)

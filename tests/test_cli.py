@@ -192,6 +192,28 @@ def test_sigterm_cleans_up_like_ctrl_c_and_ends_by_the_signal(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("error", ["StickgenError('the cache was interrupted')", "OSError(4, 'Interrupted')"])
+def test_a_sigterm_that_became_an_error_on_its_way_out_still_ends_by_the_signal(error):
+    """Code stopped half-way by the interrupt a SIGTERM raises may fail with an error of its own: the
+    process still says it was interrupted and ends by the signal, not with the error's exit status."""
+    program = (
+        "import os, signal\n"
+        "import stickgen.cli as cli\n"
+        "from stickgen.errors import StickgenError\n"
+        "def app():\n"
+        "    try:\n"
+        "        os.kill(os.getpid(), signal.SIGTERM)\n"
+        "        signal.pause()\n"
+        "    except KeyboardInterrupt:\n"
+        f"        raise {error}\n"
+        "cli.app = app\n"
+        "cli.main()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=60)
+    assert done.returncode == -signal.SIGTERM, done.stderr
+    assert done.stderr == "stickgen: interrupted.\n"
+
+
 def test_a_progress_bar_is_redrawn_at_its_own_pace_not_at_every_call(capsys):
     """Written to a file (stderr not a terminal), 5,000 quick calls must not give 5,000 redraws."""
     from stickgen.cli import _done_of_total_bar
