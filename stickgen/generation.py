@@ -626,7 +626,7 @@ def generate(text: str, *, seed: int = 0, **options) -> Motion:
     """One motion for a prompt with the bundled model: `stickgen.generate("a person jumps", seed=0)`.
 
     Options (all keyword): seconds (default suited to the prompt, 0.5–20), checkpoint (a folder),
-    guidance (classifier-free guidance scale, 2.5), steps (ODE steps, 16), actions ("walk:0-2,jump:2-3",
+    guidance (classifier-free guidance scale, 3.5), steps (ODE steps, 16), actions ("walk:0-2,jump:2-3",
     a per-frame action timeline), plan (how a prompt without `actions` gets a timeline: auto, words,
     model or none; see `PLANS`), camera (static, follow, pan, zoom-in, zoom-out: the camera track of
     the result), environment (a place added to the prompt when it names none), device (auto, cpu,

@@ -266,9 +266,8 @@ def test_the_report_says_what_a_failed_sanity_check_means(evaluator, test_clips)
 
 
 def test_the_report_says_how_long_the_sampler_guided(evaluator, test_clips):
-    summary = evaluate(
-        test_clips, faithful, evaluator, embed, EvalOptions(seeds=1, mm_texts=4, mm_repeats=2)
-    ).summary()
+    options = EvalOptions(seeds=1, steps=16, guidance=2.5, mm_texts=4, mm_repeats=2)
+    summary = evaluate(test_clips, faithful, evaluator, embed, options).summary()
     assert "guidance 2.5. Every" in report_markdown(summary)  # a report that does not say: guided throughout
     summary["setup"]["guidance_until"] = 0.75  # what run_evaluation records: the sampler's interval
     assert "16 sampling steps, guidance 2.5 while t < 0.75. Every" in report_markdown(summary)

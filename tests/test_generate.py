@@ -277,6 +277,15 @@ def test_every_entry_point_samples_with_the_same_defaults(monkeypatch):
     monkeypatch.setattr(editing, "_Engine", lambda **options: options)  # tell_story's and edit's engine
     engine = editing._engine({})
     assert (engine["steps"], engine["guidance"]) == (DEFAULT_STEPS, DEFAULT_GUIDANCE)
+    # the docs that state them: the studio's API table, the evaluation's options, the model card
+    root = Path(__file__).resolve().parents[1]
+    serve = (root / "docs" / "serve.md").read_text()
+    assert f"| `guidance` | `{DEFAULT_GUIDANCE:g}` |" in serve and f"| `steps` | `{DEFAULT_STEPS}` |" in serve
+    evaluation = " ".join((root / "docs" / "evaluation.md").read_text().split())
+    assert f"`--steps` ({DEFAULT_STEPS}, 1–200) and `--guidance` ({DEFAULT_GUIDANCE:g}," in evaluation
+    card = " ".join((root / "assets" / "stickgen-default" / "README.md").read_text().split())
+    sampler = f"{DEFAULT_STEPS} Euler steps with classifier-free guidance {DEFAULT_GUIDANCE:g} while t < "
+    assert f"{sampler}{GUIDANCE_UNTIL:g}" in card
     # the docstring of stickgen.generate tells them
     assert f"guidance scale, {DEFAULT_GUIDANCE:g}), steps (ODE steps, {DEFAULT_STEPS})" in " ".join(
         generation.generate.__doc__.split()
