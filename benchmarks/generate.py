@@ -75,13 +75,13 @@ def model_times(
                generator=torch.Generator().manual_seed(0))  # fmt: skip
         return time.perf_counter() - start
 
-    times: dict[Sampler, list[float]] = {n: [] for n in samplers}  # each sampler once, even if named twice
-    for n in times:
-        once(n)
+    times: dict[Sampler, list[float]] = {s: [] for s in samplers}  # each sampler once, even if named twice
+    for s in times:
+        once(s)
     for _ in range(runs):
-        for n in times:
-            times[n].append(once(n))
-    return {n: statistics.median(t) for n, t in times.items()}
+        for s in times:
+            times[s].append(once(s))
+    return {s: statistics.median(t) for s, t in times.items()}
 
 
 def process_time(checkpoint: str | None, cache_dir: str, out: Path, *, fit: bool = True) -> float:
@@ -140,10 +140,10 @@ def main() -> None:
     evaluations = network_evaluations(steps, DEFAULT_GUIDANCE, "euler", until)
     name = f"default: {steps} steps guided while t < {until:g}, {evaluations} evaluations"
     print(f"model time, 10 s clip ({name}): {times[DEFAULT]:.3f} s")
-    for name, (steps, until) in BEFORE.items():
-        evaluations = network_evaluations(steps, DEFAULT_GUIDANCE, "euler", until)
-        print(f"  before ({name}, {evaluations} evaluations): {times[steps, until]:.3f} s, "
-              f"ratio {times[steps, until] / times[DEFAULT]:.2f}x")  # fmt: skip
+    for name, before in BEFORE.items():
+        evaluations = network_evaluations(before[0], DEFAULT_GUIDANCE, "euler", before[1])
+        print(f"  before ({name}, {evaluations} evaluations): {times[before]:.3f} s, "
+              f"ratio {times[before] / times[DEFAULT]:.2f}x")  # fmt: skip
     print(f"(medians of {runs} runs each, interleaved)")
     with tempfile.TemporaryDirectory() as tmp:
         cold, warm = [], []
