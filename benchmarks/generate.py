@@ -5,8 +5,8 @@
 1. Model time: sampling one 10 s clip (250 frames) with the default sampler (`DEFAULT_STEPS` Euler
    steps, with classifier-free guidance, two network evaluations each, while t < `GUIDANCE_UNTIL`, one
    after it, and one more), in this process, after one warm-up; side by side with the samplers before
-   it (`BEFORE`: the same steps guided throughout, and the 20 guided steps before those), the runs
-   interleaved, and the ratios.
+   it (`BEFORE`: the same steps guided while t < 0.75, guided throughout, and the 20 guided steps
+   before those), the runs interleaved, and the ratios.
 2. End to end: the wall time of whole `stickgen generate "a person jumps"` processes writing a GIF,
    with a warm embedding cache (the prompt embedded before) and a cold one (an empty cache folder, so
    the text encoder is loaded).
@@ -45,6 +45,7 @@ from stickgen.sampling import network_evaluations, sample
 Sampler = tuple[int, float]
 DEFAULT: Sampler = (DEFAULT_STEPS, GUIDANCE_UNTIL)
 BEFORE: dict[str, Sampler] = {
+    "16 steps guided while t < 0.75, until 2026-11-27": (16, 0.75),
     "16 steps guided throughout, until 2026-11-27": (16, 1.0),
     "20 steps guided throughout, until 2026-11-26": (20, 1.0),
 }

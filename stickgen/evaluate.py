@@ -388,7 +388,7 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
 
 
 def _interval(setup: dict[str, Any]) -> str:
-    """' while t < 0.75' when the sampler guided only part of the path (reports before it say nothing)."""
+    """' while t < 0.625' when the sampler guided only part of the path (reports before it say nothing)."""
     until = setup.get("guidance_until", 1.0)
     return f" while t < {until:g}" if until < 1.0 else ""
 

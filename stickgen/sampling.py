@@ -3,13 +3,14 @@
 Sampling starts from Gaussian noise at t = 0 and follows the straight-path velocity
 `v = (x̂1 − xt) / (1 − t)` to t = 1, where `x̂1` is the model's clean-sample prediction. With guidance
 `g`, `x̂1 = x̂1(null) + g · (x̂1(cond) − x̂1(null))`; the conditional and unconditional passes run as
-one batch. Guidance acts while t < `guidance_until` (`ranges.GUIDANCE_UNTIL`, 0.75): by then the
+one batch. Guidance acts while t < `guidance_until` (`ranges.GUIDANCE_UNTIL`, 0.625): by then the
 motion is settled, and the steps after it take the conditional pass alone. Euler takes one network
 evaluation per step (two while guided), Heun two (four). The labels (action logits, physics,
 environment) come from one last conditional evaluation on the clean result, so the default of 16
-Euler steps (`ranges.DEFAULT_STEPS`), 12 of them guided, costs 29 network evaluations. 16 steps
-follow prompts as 20 did and cost a fifth less; leaving the last 4 unguided follows them at least
-as well (a little better, within noise) and costs an eighth less (docs/prompt-suite.md).
+Euler steps (`ranges.DEFAULT_STEPS`), 10 of them guided, costs 27 network evaluations. 16 steps
+follow prompts as 20 did and cost a fifth less; leaving the last 4 unguided followed them at least
+as well (a little better, within noise) and cost an eighth less, and the last 6 follow them as the
+last 4 did for two evaluations fewer (docs/prompt-suite.md).
 
 `plan_actions` is the action head used as a planner: one guided evaluation at pure noise (t = 0),
 where the model has seen nothing but the text, gives per-frame action logits; their argmax, cleaned of

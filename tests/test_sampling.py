@@ -57,7 +57,7 @@ def test_guidance_acts_only_before_guidance_until():
 
 
 @pytest.mark.parametrize("solver", ["euler", "heun"])
-@pytest.mark.parametrize(("steps", "guidance", "until"), [(16, 2.5, 0.75), (16, 2.5, 1.0), (5, 2.5, 0.5),
+@pytest.mark.parametrize(("steps", "guidance", "until"), [(16, 2.5, 0.625), (16, 2.5, 1.0), (5, 2.5, 0.5),
                                                           (4, 1.0, 0.75), (3, 3.0, 0.0)])  # fmt: skip
 def test_network_evaluations_counts_the_forward_passes_of_a_sample(solver, steps, guidance, until):
     model = random_model()
@@ -73,8 +73,10 @@ def test_network_evaluations_counts_the_forward_passes_of_a_sample(solver, steps
     assert sum(passes) == network_evaluations(steps, guidance, solver, until)
 
 
-def test_the_default_sampler_costs_29_evaluations():
-    assert network_evaluations(16, 2.5, "euler") == 12 * 2 + 4 + 1
+def test_the_default_sampler_costs_27_evaluations():
+    # 16 steps at t = 0, 1/16, ..., 15/16: the 10 before t = 0.625 guided, the last 6 not, one more
+    assert network_evaluations(16, 2.5, "euler") == 10 * 2 + 6 + 1
+    assert network_evaluations(16, 2.5, "euler", 0.75) == 12 * 2 + 4 + 1
 
 
 def test_smoothing_removes_flicker_and_keeps_the_order_of_long_runs():
