@@ -164,7 +164,8 @@ def generate(
         typer.Option(
             help='Per-frame action timeline in seconds, e.g. "walk:0-2,jump:2-3". Spans must not overlap '
             "or end after --seconds; gaps are free motion. Without --seconds the clip ends with the "
-            "last span (at most 20 s).",
+            "last span (at most 20 s). A prompt whose words name no action is read by meaning, a guess "
+            "that stickgen prints in this form, to be corrected here.",
             show_default=False,
         ),
     ] = None,
@@ -259,6 +260,8 @@ def generate(
         actions=actions, camera=camera, environment=environment, device=device, plan=plan,
         candidates=candidates,
     )  # fmt: skip
+    if actions is None:
+        _say_how_it_was_read(motions, plan)
     if len(paths) == 1 and n > 1:
         captions = sample_captions(motions[0].texts[0], n, seed)
         typer.echo(save_grid(motions, paths[0], captions=captions, theme=theme))
@@ -504,6 +507,19 @@ def data_synth(
     with _resumable(), tqdm(total=clips, unit="clip", desc="synth", file=sys.stderr, delay=0.5) as bar:
         path = synthesize_dataset(out, clips=clips, seed=seed, workers=workers, progress=bar.update)
     typer.echo(path)
+
+
+def _say_how_it_was_read(motions: list, plan: str) -> None:
+    """One line on stderr per reading when the action timeline the motions followed is a guess
+    (`generation.guessed_readings`), in the form --actions takes, so that a misread prompt can be put
+    right by hand; samples read differently are named."""
+    from stickgen.generation import guessed_readings
+
+    read = guessed_readings(motions, plan)
+    for spec, samples in read.items():
+        named = ", ".join(map(str, samples))
+        which = "" if len(read) == 1 else f" (sample{'s' * (len(samples) > 1)} {named})"
+        typer.echo(f'stickgen: read as --actions "{spec}"{which}; give --actions to change it.', err=True)
 
 
 def _warn_about_language(text: str) -> None:

@@ -210,6 +210,9 @@ def generate_requests(
                         "steps": steps,
                         "guidance": guidance,
                         "candidates": count,
+                        # whether the motion followed an action timeline (given or planned), which
+                        # its `actions` then are; else they are the action head's reading of it
+                        "planned": bool((timeline[k] >= 0).any()),
                     },
                 )  # fmt: skip
             )
@@ -505,6 +508,39 @@ def parse_action_timeline(spec: str, fps: float = FPS, seconds: float | None = N
     for action, a, b, _ in spans:
         timeline[int(round(a * fps)) : int(round(b * fps))] = action
     return timeline
+
+
+def timeline_spec(actions: np.ndarray, fps: float = FPS) -> str:
+    """A per-frame timeline in the form `parse_action_timeline` reads: "walk:0-3.08,sit_down:3.08-6";
+    frames of −1 (free motion) are left out, as gaps. Seconds to two decimals: at 25 fps every frame
+    boundary reads back to the same frame."""
+    from stickgen.labels import action_spans
+
+    return ",".join(
+        f"{ACTIONS[action]}:{round(start / fps, 2):g}-{round(stop / fps, 2):g}"
+        for action, start, stop in action_spans(actions)
+        if action >= 0
+    )
+
+
+def guessed_readings(motions: Sequence[Motion], plan: str) -> dict[str, list[int]]:
+    """The action timelines that motions of one prompt followed where they are a guess, each as
+    `timeline_spec` writes it, with the samples (from 0) that followed it; empty when nothing was guessed.
+
+    A guess: under the "auto" plan, a timeline for a prompt whose words do not name an action for each
+    of its parts (it then comes from what the words mean, or from the model's own action head); under
+    "model", any timeline (drawn from each sample's seed, so samples may differ). The actions a prompt's
+    words name, a timeline given by hand and motions that followed none are no guess.
+    """
+    prompt = motions[0].texts[0]
+    named = len(actions_in_text(prompt)) >= len(action_meaning.split_parts(prompt))
+    if plan not in ("auto", "model") or (plan == "auto" and named):
+        return {}
+    read: dict[str, list[int]] = {}
+    for k, motion in enumerate(motions):
+        if motion.source.get("planned"):
+            read.setdefault(timeline_spec(motion.actions, motion.fps), []).append(k)
+    return read
 
 
 def _pick_device(device: str) -> str:

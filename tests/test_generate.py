@@ -15,7 +15,8 @@ from PIL import Image
 
 import stickgen
 from stickgen import detectors
-from stickgen.generation import default_checkpoint
+from stickgen.generation import default_checkpoint, timeline_spec
+from stickgen.motion import load_motion
 from stickgen.render import save
 
 SEEDS = range(5)
@@ -166,10 +167,33 @@ def test_a_prompt_in_another_script_runs_with_a_one_line_warning(tmp_path):
     result = run("generate", "一个人在跳", "--seconds", "1", "-o", "jump.gif", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     lines = [line for line in result.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1 and lines[0].startswith("stickgen: warning: ") and "English" in lines[0]
+    assert lines[0].startswith("stickgen: warning: ") and "English" in lines[0]
+    # its words name no action, so how it was read follows: a guess the user may want to correct
+    assert len(lines) == 2 and lines[1].startswith("stickgen: read as --actions "), result.stderr
     assert (tmp_path / "jump.gif").exists()
     english = run("generate", "a person jumps über the café", "--seconds", "1", "-o", "j.gif", cwd=tmp_path)
     assert english.returncode == 0 and english.stderr == ""
+
+
+def test_a_guessed_reading_is_said_in_the_form_actions_takes_and_gives_the_same_motion_back(tmp_path):
+    """A prompt whose words name no action is read by meaning: stderr says how, as an --actions value,
+    and that value given back draws the very same motion (same noise, same candidates)."""
+    prompt = "someone gets going at a gentle trot, then settles into a seat"
+    guessed = run("generate", prompt, "--seed", "2", "--steps", "4", "-o", "a.npz", cwd=tmp_path)
+    assert guessed.returncode == 0, guessed.stderr
+    lines = guessed.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith('stickgen: read as --actions "'), guessed.stderr
+    spec = lines[0].split('"')[1]
+    first = load_motion(tmp_path / "a.npz")
+    assert spec == timeline_spec(first.actions) and first.source["planned"]
+    options = ("--seed", "2", "--steps", "4")
+    given = run("generate", prompt, *options, "--actions", spec, "-o", "b.npz", cwd=tmp_path)
+    assert given.returncode == 0 and given.stderr == "", given.stderr  # nothing guessed, nothing said
+    np.testing.assert_allclose(load_motion(tmp_path / "b.npz").joints, first.joints, atol=1e-5)
+    # the words name the actions, or no timeline is followed: nothing to say
+    for args in (("a person walks, then sits down",), (prompt, "--plan", "none")):
+        quiet = run("generate", *args, "--seconds", "1", "--steps", "2", "-o", "c.npz", cwd=tmp_path)
+        assert quiet.returncode == 0 and quiet.stderr == "", quiet.stderr
 
 
 def test_generate_help_gives_the_ranges():

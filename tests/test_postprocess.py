@@ -12,6 +12,7 @@ from stickgen.generation import (
     environment_from_text,
     output_paths,
     parse_action_timeline,
+    timeline_spec,
     with_environment,
 )
 from stickgen.labels import ACTIONS, action_id
@@ -133,6 +134,24 @@ def test_action_timeline():
     ]:
         with pytest.raises(StickgenError, match=message):
             parse_action_timeline(bad)
+
+
+def test_a_timeline_written_as_a_spec_reads_back_frame_for_frame():
+    rng = np.random.default_rng(3)
+    for frames in (1, 24, 75, 126, 250):
+        cuts = np.sort(rng.choice(np.arange(1, frames), size=min(frames - 1, 4), replace=False))
+        values = rng.choice([-1, 1, 14, 19, 31], size=len(cuts) + 1)
+        timeline = np.repeat(values, np.diff(np.concatenate([[0], cuts, [frames]])))
+        if (timeline < 0).all():
+            continue
+        spec = timeline_spec(timeline)
+        back = parse_action_timeline(spec, seconds=frames / 25.0)
+        # the spec says nothing after its last span: read back, the clip ends there unless --seconds says
+        np.testing.assert_array_equal(back, timeline[: len(back)])
+        assert (timeline[len(back) :] == -1).all()
+    spec = "walk:0-3.08,sit_down:3.08-6"
+    assert timeline_spec(parse_action_timeline(spec)) == spec
+    assert timeline_spec(np.array([-1, -1, 14, 14])) == "jump:0.08-0.16"
 
 
 def test_environment_and_duration_from_text():

@@ -118,6 +118,18 @@ def test_without_seconds_a_prompt_gets_the_length_generate_gives_it(client):
     assert len(generate_batch(text, steps=1)[0].joints) == result["frames"]
 
 
+def test_a_guessed_reading_is_in_the_answer_as_the_actions_that_correct_it(client):
+    """As `stickgen generate` says on stderr: a prompt whose words name no action is read by meaning."""
+    text = "a crowd goes wild as the player scores"
+    result = client.post("/api/generate", json={"text": text, "seed": 1, **QUICK}).json()
+    [read] = result["read_as"]
+    assert read["samples"] == [0] and read["actions"].startswith("celebrate:0-")
+    given = client.post("/api/generate", json={"text": text, "seed": 1, "actions": read["actions"], **QUICK})
+    assert given.json()["read_as"] is None and given.json()["frames"] == result["frames"]
+    named = client.post("/api/generate", json={"text": "a person jumps", "seconds": 1.0, **QUICK}).json()
+    assert named["read_as"] is None
+
+
 def test_a_length_that_cannot_be_read_fails_its_request_and_not_the_queue(studio, monkeypatch):
     import stickgen.generation
     from stickgen.serve.studio import check_request

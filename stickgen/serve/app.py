@@ -161,6 +161,13 @@ BODIES: dict[str, type[BaseModel]] = {
 }  # fmt: skip
 
 
+class Reading(BaseModel):
+    """One reading of a prompt by meaning, in the form `actions` takes, and the samples that followed it."""
+
+    actions: str = Field(description='The timeline followed, e.g. "stand_up:0-5,crouch:5-10".')
+    samples: list[int] = Field(description="The samples (from 0) that followed it.")
+
+
 class GenerateResponse(BaseModel):
     """A result: its settings as used, and the URLs of its files."""
 
@@ -177,6 +184,9 @@ class GenerateResponse(BaseModel):
     environment: str = Field(description="The environment the motion is labelled with.")
     theme: str
     warning: str | None = Field(description="The CLI's language warning, or null.")
+    read_as: list[Reading] | None = Field(
+        description="How a prompt whose words name no action was read (a guess), or null."
+    )
     files: dict[str, str] = Field(description="URL by format: the animation (a grid for n > 1) and more.")
     samples: list[dict[str, str]] = Field(description="Per sample, the URLs of its JSON, NPZ and BVH.")
 

@@ -414,6 +414,7 @@ class Studio:
 
     def _store_result(self, job: Job, motions: list[Motion]) -> Result:
         """Write the files of `job`'s sampled motions into a new result and register it."""
+        from stickgen.generation import guessed_readings
         from stickgen.labels import environment_name
 
         result_id, folder = self.store.new_folder()
@@ -422,11 +423,15 @@ class Studio:
         except BaseException:
             shutil.rmtree(folder, ignore_errors=True)
             raise
+        # how a prompt whose words name no action was read, as `stickgen generate` says it on stderr
+        read = {} if job.timeline is not None else guessed_readings(motions, job.plan)
         info = {
             "text": job.prompt, "seed": job.seed, "seconds": motions[0].duration,
             "frames": motions[0].num_frames, "n": job.n, "steps": job.steps, "guidance": job.guidance,
             "plan": job.plan, "camera": job.camera, "environment": environment_name(motions[0].environment),
-            "theme": job.theme, "warning": job.warning, "files": files, "samples": samples,
+            "theme": job.theme, "warning": job.warning,
+            "read_as": [{"actions": spec, "samples": k} for spec, k in read.items()] or None,
+            "files": files, "samples": samples,
         }  # fmt: skip
         names = tuple(sorted({*files.values(), *(name for s in samples for name in s.values())}))
         written = {name for name in names if (folder / name).is_file()}

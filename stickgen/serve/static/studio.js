@@ -148,6 +148,11 @@ function describe(result) {
   if (result.n > 1) parts.push(`${result.n} samples`);
   if (result.environment !== "earth") parts.push(result.environment.replace("_", " "));
   if (result.warning) parts.push(`warning: ${result.warning}`);
+  // a prompt whose words name no action is read by meaning: a guess, which the actions field can correct
+  for (const read of result.read_as || []) {
+    const which = result.read_as.length > 1 ? ` (sample ${read.samples.join(", ")})` : "";
+    parts.push(`read as ${read.actions}${which}`);
+  }
   return parts.join(" · ");
 }
 
