@@ -532,14 +532,15 @@ def guessed_readings(motions: Sequence[Motion], plan: str) -> dict[str, list[int
     "model", any timeline (drawn from each sample's seed, so samples may differ). The actions a prompt's
     words name, a timeline given by hand and motions that followed none are no guess.
     """
-    prompt = motions[0].texts[0]
-    named = len(actions_in_text(prompt)) >= len(action_meaning.split_parts(prompt))
-    if plan not in ("auto", "model") or (plan == "auto" and named):
+    planned = [k for k, motion in enumerate(motions) if motion.source.get("planned")]
+    if not planned or plan not in ("auto", "model"):
+        return {}
+    prompt = motions[planned[0]].texts[0]
+    if plan == "auto" and len(actions_in_text(prompt)) >= len(action_meaning.split_parts(prompt)):
         return {}
     read: dict[str, list[int]] = {}
-    for k, motion in enumerate(motions):
-        if motion.source.get("planned"):
-            read.setdefault(timeline_spec(motion.actions, motion.fps), []).append(k)
+    for k in planned:
+        read.setdefault(timeline_spec(motions[k].actions, motions[k].fps), []).append(k)
     return read
 
 
