@@ -857,9 +857,20 @@ def main() -> None:
     from stickgen.files import remove_made_folders
 
     signal.signal(signal.SIGTERM, _terminate)
+    usage_errors, aborts = _parser_errors()
     try:
-        app()
-    except SystemExit as e:  # how typer ends every command, an interrupt's 130 included
+        # not standalone: the parser's own errors (a missing argument, an unknown option, a value of the
+        # wrong type) come here to be said in one sentence, not in a box under a usage line
+        code = app(standalone_mode=False)  # a command's return value (None), or the code of a typer.Exit
+        if isinstance(code, int) and code != 0:  # an interrupt's 130, a command's typer.Exit(1)
+            raise SystemExit(code)
+    except usage_errors as e:
+        if type(e).__name__ == "NoArgsIsHelpError":  # `stickgen`, `stickgen eval`: typer drew the help
+            sys.exit(e.exit_code)
+        _fail(f"stickgen: error: {_usage_sentence(e)}", e.exit_code)
+    except aborts:  # end of input where the parser read it
+        _fail("stickgen: interrupted.", 1)
+    except SystemExit as e:  # how a command ends early, an interrupt's 130 included
         if e.code not in (0, None):
             remove_made_folders()
         if _TERMINATED:
@@ -871,6 +882,30 @@ def main() -> None:
         _fail("stickgen: interrupted.", 130)
     except OSError as e:
         _fail(f"stickgen: error: {_os_error_sentence(e)}", 1)
+
+
+def _parser_errors() -> tuple[tuple[type[Exception], ...], tuple[type[Exception], ...]]:
+    """The command-line parser's error and abort classes: typer's own, which carries click inside it, and
+    click's, which typer used before (pyproject allows either)."""
+    errors: list[type[Exception]] = [typer.TyperException] if hasattr(typer, "TyperException") else []
+    aborts: list[type[Exception]] = [typer.Abort]
+    try:
+        import click
+    except ImportError:
+        pass
+    else:
+        errors.append(click.ClickException)
+        aborts.append(click.exceptions.Abort)
+    return tuple(errors), tuple(aborts)
+
+
+def _usage_sentence(error: Exception) -> str:
+    """The parser's message for a command line it cannot take, as one sentence that names the help to
+    read, e.g. "No such option: --bogus (see stickgen generate -h)."."""
+    message = " ".join(error.format_message().split()).rstrip(".")
+    context = getattr(error, "ctx", None)
+    where = f" (see {context.command_path} -h)" if context is not None else ""
+    return f"{message}{where}."
 
 
 def _fail(message: str, code: int) -> None:

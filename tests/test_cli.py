@@ -42,6 +42,32 @@ def test_average_bad_input_is_one_sentence(tmp_path):
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.parametrize(
+    ("args", "says", "help"),
+    [
+        (["generate"], "Missing argument 'text'", "generate"),
+        (["generate", "a person jumps", "--bogus"], "No such option: --bogus", "generate"),
+        (["generate", "a person jumps", "--seed", "abc"], "Invalid value for '--seed'", "generate"),
+        (["frobnicate"], "No such command 'frobnicate'", ""),
+        (["eval", "run", "--max-clips", "1", "--bogus"], "No such option: --bogus", "eval run"),
+    ],
+)
+def test_a_command_line_the_parser_refuses_is_one_sentence(tmp_path, args, says, help):
+    """Not typer's box under a usage line: one sentence that names the help, exit status 2 (usage)."""
+    result = run(*args, cwd=tmp_path)
+    assert_one_sentence_error(result)
+    assert result.returncode == 2 and says in result.stderr and result.stdout == ""
+    # the help of the command that refused it, as it was called here (`python -m stickgen ...`)
+    assert result.stderr.rstrip().endswith(f"stickgen {help} -h).".replace("  ", " "))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_no_command_shows_the_help():
+    result = run()
+    assert result.returncode == 2 and "stickgen [OPTIONS] COMMAND" in result.stdout + result.stderr
+    assert "generate" in result.stdout + result.stderr and "error" not in result.stderr
+
+
 def test_version():
     result = run("--version")
     assert result.returncode == 0 and result.stdout.startswith("stickgen ")
@@ -200,7 +226,7 @@ def test_a_sigterm_that_became_an_error_on_its_way_out_still_ends_by_the_signal(
         "import os, signal\n"
         "import stickgen.cli as cli\n"
         "from stickgen.errors import StickgenError\n"
-        "def app():\n"
+        "def app(**options):\n"
         "    try:\n"
         "        os.kill(os.getpid(), signal.SIGTERM)\n"
         "        signal.pause()\n"
