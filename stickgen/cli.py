@@ -862,8 +862,8 @@ def main() -> None:
         # not standalone: the parser's own errors (a missing argument, an unknown option, a value of the
         # wrong type) come here to be said in one sentence, not in a box under a usage line
         code = app(standalone_mode=False)  # a command's return value (None), or the code of a typer.Exit
-        if isinstance(code, int) and code != 0:  # an interrupt's 130, a command's typer.Exit(1)
-            raise SystemExit(code)
+        # ended by SystemExit as in typer's standalone mode, with an interrupt's 130 or a typer.Exit's code
+        raise SystemExit(code if isinstance(code, int) else 0)
     except usage_errors as e:
         if type(e).__name__ == "NoArgsIsHelpError":  # `stickgen`, `stickgen eval`: typer drew the help
             sys.exit(e.exit_code)
