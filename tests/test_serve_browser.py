@@ -101,6 +101,7 @@ def test_type_generate_watch_download(page, tmp_path):
     assert page.locator("#history li").count() == 2
     assert page.locator("#history li a[data-format=bvh]").count() == 2
     assert "moon" in page.inner_text("#caption") and "seed 7" in page.inner_text("#caption")
+    assert "read as" not in page.inner_text("#caption")  # its words name its action: nothing guessed
 
     page.click("#options summary")  # closed again, for the picture
     page.wait_for_function("() => [...document.images].every((img) => img.complete && img.naturalWidth > 0)")
@@ -110,6 +111,18 @@ def test_type_generate_watch_download(page, tmp_path):
         image.convert("RGB").quantize(colors=96).save(shot, optimize=True)
     if os.environ.get(SCREENSHOT_ENV):
         shutil.copyfile(shot, Path(os.environ[SCREENSHOT_ENV]))
+
+
+def test_a_guessed_reading_is_shown_after_the_prompt(page):
+    """A prompt whose words name no action is read by meaning; the page says how, for the timeline field."""
+    page.wait_for_selector("#examples button")
+    page.click("#options summary")
+    page.fill("#steps", "4")
+    page.fill("#prompt", "a crowd goes wild as the player scores")
+    page.click("#generate")
+    page.wait_for_selector("#result:not([hidden])")
+    page.wait_for_function("() => !document.getElementById('generate').disabled")
+    assert "read as celebrate:0-" in page.inner_text("#caption")
 
 
 def test_continue_edit_and_tell_a_story_on_the_page(page):
