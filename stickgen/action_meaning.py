@@ -104,6 +104,13 @@ def split_parts(prompt: str) -> list[str]:
     return parts or [prompt]
 
 
+def named_in_every_part(prompt: str) -> list[int] | None:
+    """The actions a prompt's words name (`actions_in_text`) when they name at least one per part of it,
+    the reading `ActionMeaning.actions` then takes as it is; None when some part must be read by meaning."""
+    named = actions_in_text(prompt)
+    return named if len(named) >= len(split_parts(prompt)) else None
+
+
 # The words that may start a prompt's subject ("a tired man", "my grandma"), pronouns that are one, and
 # words ending in "s" that are not a verb of the subject ("his", "a sports fan", "a circus clown").
 _DETERMINERS = frozenset({
@@ -263,10 +270,10 @@ class ActionMeaning:
         per part, else each part's own words, or its meaning when it names none; −1 for a part that
         reads as no action. Repeats in a row are merged, and an idle after a posture is dropped
         (`settled`)."""
-        named = actions_in_text(prompt)
-        parts = split_parts(prompt)
-        if len(named) >= len(parts):
+        named = named_in_every_part(prompt)
+        if named is not None:
             return settled(named)
+        parts = split_parts(prompt)
         scores = self.part_scores(parts)
         found: list[int] = []
         for part, row in zip(parts, scores, strict=True):

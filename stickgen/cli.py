@@ -260,8 +260,7 @@ def generate(
         actions=actions, camera=camera, environment=environment, device=device, plan=plan,
         candidates=candidates,
     )  # fmt: skip
-    if actions is None:
-        _say_how_it_was_read(motions, plan)
+    _say_how_it_was_read(motions, plan)
     if len(paths) == 1 and n > 1:
         captions = sample_captions(motions[0].texts[0], n, seed)
         typer.echo(save_grid(motions, paths[0], captions=captions, theme=theme))

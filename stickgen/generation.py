@@ -197,6 +197,9 @@ def generate_requests(
             joints = clean_up(fg.features_to_joints(feats[b]), contacts[b])
             joints[:, :, 0] -= joints[0, fg.J["pelvis"], 0]
             joints = towards_named_direction(joints, prompt)
+            # the action timeline the motion followed, which its `actions` then are: "given" with the
+            # request, "planned" by `plan`, or None (its `actions` are the action head's reading of it)
+            followed = None if (timeline[k] < 0).all() else "given" if r.actions is not None else "planned"
             motions.append(
                 Motion(
                     joints,
@@ -210,9 +213,7 @@ def generate_requests(
                         "steps": steps,
                         "guidance": guidance,
                         "candidates": count,
-                        # whether the motion followed an action timeline (given or planned), which
-                        # its `actions` then are; else they are the action head's reading of it
-                        "planned": bool((timeline[k] >= 0).any()),
+                        "timeline": followed,
                     },
                 )  # fmt: skip
             )
@@ -527,16 +528,16 @@ def guessed_readings(motions: Sequence[Motion], plan: str) -> dict[str, list[int
     """The action timelines that motions of one prompt followed where they are a guess, each as
     `timeline_spec` writes it, with the samples (from 0) that followed it; empty when nothing was guessed.
 
-    A guess: under the "auto" plan, a timeline for a prompt whose words do not name an action for each
-    of its parts (it then comes from what the words mean, or from the model's own action head); under
-    "model", any timeline (drawn from each sample's seed, so samples may differ). The actions a prompt's
-    words name, a timeline given by hand and motions that followed none are no guess.
+    A guess: a timeline the plan made (`Motion.source["timeline"] == "planned"`), under "auto" for a
+    prompt whose words do not name an action for each of its parts (it then comes from what the words
+    mean, or from the model's own action head), under "model" always (drawn from each sample's seed, so
+    samples may differ). The actions a prompt's words name, a timeline given with the request and motions
+    that followed none are no guess.
     """
-    planned = [k for k, motion in enumerate(motions) if motion.source.get("planned")]
+    planned = [k for k, motion in enumerate(motions) if motion.source.get("timeline") == "planned"]
     if not planned or plan not in ("auto", "model"):
         return {}
-    prompt = motions[planned[0]].texts[0]
-    if plan == "auto" and len(actions_in_text(prompt)) >= len(action_meaning.split_parts(prompt)):
+    if plan == "auto" and action_meaning.named_in_every_part(motions[planned[0]].texts[0]) is not None:
         return {}
     read: dict[str, list[int]] = {}
     for k in planned:

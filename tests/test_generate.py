@@ -185,7 +185,7 @@ def test_a_guessed_reading_is_said_in_the_form_actions_takes_and_gives_the_same_
     assert len(lines) == 1 and lines[0].startswith('stickgen: read as --actions "'), guessed.stderr
     spec = lines[0].split('"')[1]
     first = load_motion(tmp_path / "a.npz")
-    assert spec == timeline_spec(first.actions) and first.source["planned"]
+    assert spec == timeline_spec(first.actions) and first.source["timeline"] == "planned"
     options = ("--seed", "2", "--steps", "4")
     given = run("generate", prompt, *options, "--actions", spec, "-o", "b.npz", cwd=tmp_path)
     assert given.returncode == 0 and given.stderr == "", given.stderr  # nothing guessed, nothing said

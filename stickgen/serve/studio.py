@@ -424,7 +424,7 @@ class Studio:
             shutil.rmtree(folder, ignore_errors=True)
             raise
         # how a prompt whose words name no action was read, as `stickgen generate` says it on stderr
-        read = {} if job.timeline is not None else guessed_readings(motions, job.plan)
+        read = guessed_readings(motions, job.plan)
         info = {
             "text": job.prompt, "seed": job.seed, "seconds": motions[0].duration,
             "frames": motions[0].num_frames, "n": job.n, "steps": job.steps, "guidance": job.guidance,
