@@ -233,10 +233,17 @@ class _Ema:
         torch._foreach_add_(shadows, floats, alpha=1.0 - d)
 
 
+VALIDATION_SEED = 0
+"""Seeds the validation noise of every run (not the run's own seed: see `validation_loss`)."""
+
+
 def validation_loss(
     model: torch.nn.Module, data: TrainingData, config: TrainConfig, device: torch.device
 ) -> float:
-    """Mean total loss over fixed validation batches, with fixed noise and no condition dropout."""
+    """Mean total loss over fixed validation batches, with fixed noise and no condition dropout.
+
+    The noise is the same for every run, whatever its seed (`VALIDATION_SEED`), so the validation
+    losses of two runs on one dataset (two stages, two seeds) compare weights, not noise draws."""
     order = np.argsort(data.val.lengths, kind="stable")
     size = min(config.batch_size, len(order))
     batches = [order[i : i + size] for i in range(0, len(order), size)][: config.val_batches]
@@ -246,7 +253,7 @@ def validation_loss(
     model.eval()
     with torch.no_grad():
         for i, idx in enumerate(batches):
-            generator = step_generator(config.seed, i, stream=1_000_000)
+            generator = step_generator(VALIDATION_SEED, i, stream=1_000_000)
             frames = int(data.val.lengths[idx].max())
             draws = Draws.draw(len(idx), frames, generator, device)
             batch = collate(data.val, idx, mean, std, draws.uniforms[:, 3], device=device)

@@ -1,5 +1,6 @@
 """Training: exact resume, interrupted checkpoint writes, DDP equals one process, bad runs refused."""
 
+import dataclasses
 import os
 import re
 import socket
@@ -279,6 +280,21 @@ def test_a_tiny_model_lowers_validation_loss_threefold(tmp_path):
     result = train(config, data, tmp_path / "run", progress=False)
     after = validation_loss(load_checkpoint(result.checkpoint).model, data, config, torch.device("cpu"))
     assert after * 3 <= before, (before, after)
+
+
+def test_validation_noise_is_the_same_whatever_the_run_seed():
+    # Two stages trained with different seeds are compared on one dataset by their validation loss:
+    # the noise must not follow the run's seed (it did until the nineteenth session).
+    from stickgen.model import StickFigureTransformer
+    from stickgen.trainer import validation_loss
+
+    data = synth_data(12)
+    config = tiny_config(10, model=ModelConfig(d_model=32, n_layers=1, n_heads=2, text_dim=TEXT_DIM))
+    torch.manual_seed(0)
+    model = StickFigureTransformer(config.model)
+    cpu = torch.device("cpu")
+    losses = [validation_loss(model, data, dataclasses.replace(config, seed=s), cpu) for s in (0, 7, 13)]
+    assert losses[0] == losses[1] == losses[2], losses
 
 
 def run_cli(*args: str, cwd) -> subprocess.CompletedProcess:
