@@ -248,6 +248,7 @@ def generate(
             guidance=guidance, plan=plan, checkpoint=checkpoint, device=device, candidates=candidates,
             **clips,
         )  # fmt: skip
+        _say_how_segments_were_read(motion, plan)
         typer.echo(_save_edited(motion, paths[0], theme=theme, camera=camera))
         return
     from stickgen.generation import generate_batch, sample_captions
@@ -395,6 +396,7 @@ def story(
         segments, seed=seed, guidance=guidance, steps=steps, plan=plan, checkpoint=checkpoint, device=device,
         candidates=candidates,
     )  # fmt: skip
+    _say_how_segments_were_read(motion, plan)
     typer.echo(_save_edited(motion, path, theme=theme, camera=camera))
 
 
@@ -519,6 +521,16 @@ def _say_how_it_was_read(motions: list, plan: str) -> None:
         named = ", ".join(map(str, samples))
         which = "" if len(read) == 1 else f" (sample{'s' * (len(samples) > 1)} {named})"
         typer.echo(f'stickgen: read as --actions "{spec}"{which}; give --actions to change it.', err=True)
+
+
+def _say_how_segments_were_read(motion, plan: str) -> None:
+    """One line on stderr for each segment of a story or of --then whose action timeline is a guess
+    (`editing.guessed_segment_readings`): --actions is for single clips, so other words put it right."""
+    from stickgen.editing import guessed_segment_readings
+
+    for number, text, spec in guessed_segment_readings(motion, plan):
+        typer.echo(f'stickgen: read segment {number} ("{text}") as "{spec}"; other words change it.',
+                   err=True)  # fmt: skip
 
 
 def _warn_about_language(text: str) -> None:

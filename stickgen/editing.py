@@ -53,6 +53,7 @@ from stickgen.generation import (
     load_generator_checkpoint,
     plan_timelines,
     read_seconds,
+    timeline_spec,
 )
 from stickgen.labels import environment_vector
 from stickgen.motion import Motion
@@ -362,9 +363,10 @@ def _extend(
 
 def _continue(
     engine: _Engine, clip: Motion | None, segments: Sequence[Segment], *, end: Motion | None = None
-) -> tuple[np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """Joints (T, 16, 2) and actions (T,) of `clip` (or nothing) followed by each segment in turn, in
-    windows of at most WINDOW_FRAMES; with `end`, its first frame closes the result.
+    windows of at most WINDOW_FRAMES; with `end`, its first frame closes the result. And each segment's
+    action timeline as `timeline_spec` writes it, in the segment's own seconds ("" for none).
 
     A window that starts a new segment after known motion reads "PREVIOUS, then TEXT", as the chained
     clips the model learned from are described; its action timeline is the new segment's own.
@@ -373,9 +375,11 @@ def _continue(
     joints = None if clip is None else clip.joints
     actions = None if clip is None else clip.actions
     previous = clip.texts[0] if clip is not None and clip.texts else None
+    specs = []
     for i, segment in enumerate(segments):
         frames = int(round(segment.seconds * FPS))
         timeline = engine.timeline(segment.text, frames)
+        specs.append(timeline_spec(timeline, FPS))
         direction = direction_in_text(segment.text)
         closing = end is not None and i == len(segments) - 1
         done = 0
@@ -399,7 +403,7 @@ def _continue(
             actions = new_actions if actions is None else np.concatenate([actions, new_actions])
             done += take
         previous = segment.text
-    return joints, actions
+    return joints, actions, specs
 
 
 def _towards(direction: int, before: np.ndarray | None, window: Callable[[], np.ndarray]) -> np.ndarray:
@@ -502,7 +506,7 @@ def compose(
     engine = _engine(options)
     segments = _settle(engine, segments)
     _check_total(sum(s.seconds for s in segments) + (0.0 if after is None else before.duration))
-    joints, actions = _continue(engine, before, segments, end=end)
+    joints, actions, specs = _continue(engine, before, segments, end=end)
     if start is not None:
         joints, actions = joints[start.num_frames - 1 :].copy(), actions[start.num_frames - 1 :]
     if after is None:
@@ -511,7 +515,7 @@ def compose(
     texts = [f"{after.texts[0]}, then {story}"] if after is not None and after.texts else [story]
     fallback = before if before is not None else end
     return _result(joints, actions, texts, _environment([s.text for s in segments], fallback), engine,
-                   segments=[[s.seconds, s.text] for s in segments])  # fmt: skip
+                   segments=[[s.seconds, s.text] for s in segments], read=specs)  # fmt: skip
 
 
 def continue_motion(clip: Motion, text: str, *, seconds: float | None = None, end: Motion | None = None,
@@ -545,10 +549,29 @@ def tell_story(segments: Sequence[Segment | tuple[float | None, str]], **options
     engine = _engine(options)
     story = _settle(engine, story)
     _check_total(sum(s.seconds for s in story))
-    joints, actions = _continue(engine, None, story)
+    joints, actions, specs = _continue(engine, None, story)
     text = ", then ".join(s.text for s in story)
     return _result(joints, actions, [text], _environment([s.text for s in story]), engine,
-                   story=[[s.seconds, s.text] for s in story])  # fmt: skip
+                   story=[[s.seconds, s.text] for s in story], read=specs)  # fmt: skip
+
+
+def guessed_segment_readings(motion: Motion, plan: str) -> list[tuple[int, str, str]]:
+    """(segment number from 1, text, timeline) for each segment of a story or of `compose` whose action
+    timeline is a guess, as `generation.guessed_readings` says it of one clip: under plan "auto" a text
+    whose words do not name an action for each of its parts, under "model" every text; the timeline as
+    `timeline_spec` writes it, in the segment's own seconds. Segments that followed no timeline are left
+    out."""
+    from stickgen.action_meaning import named_in_every_part
+
+    if plan not in ("auto", "model"):
+        return []
+    segments = motion.source.get("story") or motion.source.get("segments") or []
+    read = motion.source.get("read") or []
+    return [
+        (k, text, spec)
+        for k, ((_, text), spec) in enumerate(zip(segments, read, strict=False), 1)
+        if spec and (plan == "model" or named_in_every_part(text) is None)
+    ]
 
 
 def parse_story(text: str, name: str = "the story") -> list[Segment]:

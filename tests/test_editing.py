@@ -6,6 +6,7 @@ is no more than the 99th percentile of the joint speeds in the rest of the clip.
 speed across a span edge is that of the edited joints: the kept ones move as the input did.
 """
 
+import re
 import sys
 
 import numpy as np
@@ -389,6 +390,26 @@ def test_the_cli_continues_edits_and_tells_stories(tmp_path, monkeypatch, capsys
     code, out, _ = stickgen_cli(monkeypatch, capsys, "generate", "a person walks", "--then", "a person waves",
                                 "--seconds", "2", "--start", "walk.npz", "-o", "then.npz")  # fmt: skip
     assert code == 0 and load_motion("then.npz").num_frames == 101
+
+
+def test_the_cli_says_how_it_read_a_segment_whose_words_name_no_action(tmp_path, monkeypatch, capsys):
+    # As `generate` says a guessed reading of one clip, story and --then say it segment by segment;
+    # a segment whose words name its action, or any segment under --plan words, is no guess.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "story.txt").write_text("2 a person walks forward\n2 she lowers herself onto a bench\n")
+    code, out, err = stickgen_cli(monkeypatch, capsys, "story", "story.txt", "--steps", "1", "-o", "a.npz")
+    lines = err.strip().splitlines()
+    assert code == 0 and len(lines) == 1, err
+    spec = re.fullmatch(r'stickgen: read segment 2 \("she lowers herself onto a bench"\) as "(.+)"; other '
+                        r"words change it\.", lines[0]).group(1)  # fmt: skip
+    assert stickgen.generation.parse_action_timeline(spec, 25.0) is not None
+    words = ["story", "story.txt", "--steps", "1", "--plan", "words", "-o", "b.npz"]
+    code, out, err = stickgen_cli(monkeypatch, capsys, *words)
+    assert (code, err) == (0, "")
+    then = ["generate", "she lowers herself onto a bench", "--then", "a person waves", "--seconds", "2"]
+    code, out, err = stickgen_cli(monkeypatch, capsys, *then, "--steps", "1", "-o", "c.npz")
+    assert code == 0 and err.startswith('stickgen: read segment 1 ("she lowers herself onto a bench") as "')
+    assert len(err.strip().splitlines()) == 1
 
 
 @pytest.mark.parametrize(
