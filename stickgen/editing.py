@@ -53,6 +53,7 @@ from stickgen.generation import (
     load_generator_checkpoint,
     plan_timelines,
     read_seconds,
+    reading_is_a_guess,
     timeline_spec,
 )
 from stickgen.labels import environment_vector
@@ -557,20 +558,15 @@ def tell_story(segments: Sequence[Segment | tuple[float | None, str]], **options
 
 def guessed_segment_readings(motion: Motion, plan: str) -> list[tuple[int, str, str]]:
     """(segment number from 1, text, timeline) for each segment of a story or of `compose` whose action
-    timeline is a guess, as `generation.guessed_readings` says it of one clip: under plan "auto" a text
-    whose words do not name an action for each of its parts, under "model" every text; the timeline as
-    `timeline_spec` writes it, in the segment's own seconds. Segments that followed no timeline are left
-    out."""
-    from stickgen.action_meaning import named_in_every_part
-
-    if plan not in ("auto", "model"):
-        return []
+    timeline is a guess (`generation.reading_is_a_guess`), as `generation.guessed_readings` says it of
+    one clip; the timeline as `timeline_spec` writes it, in the segment's own seconds. Segments that
+    followed no timeline are left out."""
     segments = motion.source.get("story") or motion.source.get("segments") or []
     read = motion.source.get("read") or []
     return [
         (k, text, spec)
         for k, ((_, text), spec) in enumerate(zip(segments, read, strict=False), 1)
-        if spec and (plan == "model" or named_in_every_part(text) is None)
+        if spec and reading_is_a_guess(text, plan)
     ]
 
 

@@ -524,6 +524,13 @@ def timeline_spec(actions: np.ndarray, fps: float = FPS) -> str:
     )
 
 
+def reading_is_a_guess(text: str, plan: str) -> bool:
+    """Whether the action timeline `plan` makes for `text` is a guess: under "auto" when the words do
+    not name an action for each of its parts (it then comes from what they mean, or from the model's
+    action head), under "model" always; under "words" and "none" never."""
+    return plan == "model" or (plan == "auto" and action_meaning.named_in_every_part(text) is None)
+
+
 def guessed_readings(motions: Sequence[Motion], plan: str) -> dict[str, list[int]]:
     """The action timelines that motions of one prompt followed where they are a guess, each as
     `timeline_spec` writes it, with the samples (from 0) that followed it; empty when nothing was guessed.
@@ -535,9 +542,7 @@ def guessed_readings(motions: Sequence[Motion], plan: str) -> dict[str, list[int
     that followed none are no guess.
     """
     planned = [k for k, motion in enumerate(motions) if motion.source.get("timeline") == "planned"]
-    if not planned or plan not in ("auto", "model"):
-        return {}
-    if plan == "auto" and action_meaning.named_in_every_part(motions[planned[0]].texts[0]) is not None:
+    if not planned or not reading_is_a_guess(motions[planned[0]].texts[0], plan):
         return {}
     read: dict[str, list[int]] = {}
     for k in planned:
