@@ -358,7 +358,9 @@ def story(
     file: Annotated[
         Path,
         typer.Argument(
-            help="A text file, one segment a line: SECONDS TEXT, or TEXT; # comments.", show_default=False
+            help="A text file, one segment a line: SECONDS TEXT, or TEXT, either maybe followed by "
+            "| ACTIONS; # comments.",
+            show_default=False,
         ),
     ],
     output: Annotated[
@@ -383,7 +385,9 @@ def story(
 ) -> None:
     """Tell a story: one continuous clip in which each line of FILE happens in turn (up to 10 minutes).
 
-    A line without SECONDS lasts as long as generate would make it (docs/editing.md).
+    A line without SECONDS lasts as long as generate would make it. A line may end with | and its
+    actions, which its text then need not name: "| sit_down", "| walk, sit_down" (in order) or
+    "| walk:0-2,sit_down:2-4" (seconds from the line's start) (docs/editing.md).
     """
     from stickgen.generation import output_paths
 
@@ -396,7 +400,7 @@ def story(
         segments, seed=seed, guidance=guidance, steps=steps, plan=plan, checkpoint=checkpoint, device=device,
         candidates=candidates,
     )  # fmt: skip
-    _say_how_segments_were_read(motion, plan)
+    _say_how_segments_were_read(motion, plan, 'end its line with "| ACTIONS" to change it')
     typer.echo(_save_edited(motion, path, theme=theme, camera=camera))
 
 
@@ -523,14 +527,14 @@ def _say_how_it_was_read(motions: list, plan: str) -> None:
         typer.echo(f'stickgen: read as --actions "{spec}"{which}; give --actions to change it.', err=True)
 
 
-def _say_how_segments_were_read(motion, plan: str) -> None:
+def _say_how_segments_were_read(motion, plan: str, remedy: str = "other words change it") -> None:
     """One line on stderr for each segment of a story or of --then whose action timeline is a guess
-    (`editing.guessed_segment_readings`): --actions is for single clips, so other words put it right."""
+    (`editing.guessed_segment_readings`), with how to put it right: in a story, the line's own
+    "| ACTIONS"; with --then (whose --actions is the first clip's), other words."""
     from stickgen.editing import guessed_segment_readings
 
     for number, text, spec in guessed_segment_readings(motion, plan):
-        typer.echo(f'stickgen: read segment {number} ("{text}") as "{spec}"; other words change it.',
-                   err=True)  # fmt: skip
+        typer.echo(f'stickgen: read segment {number} ("{text}") as "{spec}"; {remedy}.', err=True)
 
 
 def _warn_about_language(text: str) -> None:

@@ -51,12 +51,14 @@ from stickgen.generation import (
     default_seconds,
     environment_from_text,
     load_generator_checkpoint,
+    parse_action_timeline,
     plan_timelines,
     read_seconds,
     reading_is_a_guess,
+    split_by_length,
     timeline_spec,
 )
-from stickgen.labels import environment_vector
+from stickgen.labels import action_id, environment_vector
 from stickgen.motion import Motion
 from stickgen.postprocess import clean_up, lift_above_floor, pin_feet
 from stickgen.ranges import DEFAULT_GUIDANCE, DEFAULT_STEPS, check_range, check_sampling, check_seed
@@ -110,11 +112,15 @@ class Segment:
 
     default: no seconds were given, and `seconds` is the length the text's words give it
     (`generation.default_seconds`) until the model's encoder reads it as `generate` does (`_settle`).
+    actions: the segment's own actions as its story line gives them after a "|", in the form
+    `given_timeline` reads (names in order, or spans in the segment's own seconds), or None: the text is
+    read as the plan reads it.
     """
 
     text: str
     seconds: float
     default: bool = False
+    actions: str | None = None
 
 
 # -----------------------------------------------------------------------------
@@ -379,7 +385,10 @@ def _continue(
     specs = []
     for i, segment in enumerate(segments):
         frames = int(round(segment.seconds * FPS))
-        timeline = engine.timeline(segment.text, frames)
+        if segment.actions is None:
+            timeline = engine.timeline(segment.text, frames)
+        else:
+            timeline = given_timeline(segment.actions, frames)
         specs.append(timeline_spec(timeline, FPS))
         direction = direction_in_text(segment.text)
         closing = end is not None and i == len(segments) - 1
@@ -450,13 +459,51 @@ def _canonical(motion: Motion | None) -> Motion | None:
     return motion if motion is None or motion.fps == FPS else resample(motion, FPS)
 
 
-def _segment(text: str, seconds: float | None, where: str = "--seconds") -> Segment:
+def _segment(
+    text: str, seconds: float | None, where: str = "--seconds", actions: str | None = None
+) -> Segment:
     from stickgen.text import check_prompt
 
     prompt = check_prompt(text)
-    if seconds is None:
+    if seconds is None and actions is None:
         return Segment(prompt, default_seconds(prompt), default=True)
-    return Segment(prompt, float(check_range(where, seconds, MIN_SECONDS, MAX_SEGMENT_SECONDS)))
+    if seconds is None:  # as long as the given actions: their spans' end, or the names' typical lengths
+        names = _given_names(actions)
+        seconds = _spans_end(actions) if names is None else default_seconds(prompt, names)
+    seconds = float(check_range(where, seconds, MIN_SECONDS, MAX_SEGMENT_SECONDS))
+    return Segment(prompt, seconds, actions=actions)
+
+
+def _given_names(spec: str) -> list[int] | None:
+    """The action ids of a segment's own actions given as names ("walk, sit_down"); None when they are
+    given as spans ("walk:0-2,sit_down:2-4"). One sentence for an unknown name, an empty list or a mix."""
+    parts = [p.strip() for p in spec.split(",") if p.strip()]
+    if not parts:
+        raise StickgenError('No action follows the "|"; write e.g. | sit_down or | walk:0-2,sit_down:2-4.')
+    spans = [":" in p for p in parts]
+    if any(spans) and not all(spans):
+        raise StickgenError(
+            f"{spec.strip()!r} mixes names and spans; write names in order (walk, sit_down) or spans in "
+            "seconds (walk:0-2,sit_down:2-4)."
+        )
+    return None if all(spans) else [action_id(p) for p in parts]
+
+
+def _spans_end(spec: str) -> float:
+    """The end (s) of the last span of "walk:0-2,sit_down:2-4", checked as --actions checks spans."""
+    return len(parse_action_timeline(spec, FPS, longest=MAX_SEGMENT_SECONDS)) / FPS
+
+
+def given_timeline(spec: str, frames: int) -> np.ndarray:
+    """Per-frame action ids (frames,) of a segment's own actions: names in order ("walk, sit_down")
+    share its frames as `generate` shares a chained prompt's (`split_by_length`); spans in the segment's
+    own seconds ("walk:0-2,sit_down:2-4") as --actions reads them, with free motion (−1) where no span
+    covers a frame."""
+    names = _given_names(spec)
+    if names is not None:
+        return split_by_length(names, frames)
+    spans = parse_action_timeline(spec, FPS, longest=MAX_SEGMENT_SECONDS)[:frames]
+    return np.concatenate([spans, np.full(frames - len(spans), -1, dtype=np.int64)])
 
 
 def _settle(engine: _Engine, segments: list[Segment]) -> list[Segment]:
@@ -553,47 +600,68 @@ def tell_story(segments: Sequence[Segment | tuple[float | None, str]], **options
     joints, actions, specs = _continue(engine, None, story)
     text = ", then ".join(s.text for s in story)
     return _result(joints, actions, [text], _environment([s.text for s in story]), engine,
-                   story=[[s.seconds, s.text] for s in story], read=specs)  # fmt: skip
+                   story=[[s.seconds, s.text] for s in story], read=specs,
+                   given=[s.actions or "" for s in story])  # fmt: skip
 
 
 def guessed_segment_readings(motion: Motion, plan: str) -> list[tuple[int, str, str]]:
     """(segment number from 1, text, timeline) for each segment of a story or of `compose` whose action
     timeline is a guess (`generation.reading_is_a_guess`), as `generation.guessed_readings` says it of
     one clip; the timeline as `timeline_spec` writes it, in the segment's own seconds. Segments that
-    followed no timeline are left out."""
+    followed no timeline, and those whose story line gave its actions, are left out."""
     segments = motion.source.get("story") or motion.source.get("segments") or []
     read = motion.source.get("read") or []
+    given = motion.source.get("given") or [""] * len(segments)  # a story line's own "| ACTIONS"
     return [
         (k, text, spec)
-        for k, ((_, text), spec) in enumerate(zip(segments, read, strict=False), 1)
-        if spec and reading_is_a_guess(text, plan)
+        for k, ((_, text), spec, own) in enumerate(zip(segments, read, given, strict=False), 1)
+        if spec and not own and reading_is_a_guess(text, plan)
     ]
 
 
 def parse_story(text: str, name: str = "the story") -> list[Segment]:
     """Segments from a story text: one a line, `SECONDS TEXT` or just `TEXT` (the duration `generate`
-    would choose); `#` starts a comment; blank lines are skipped."""
+    would choose), either followed by `| ACTIONS` to give the segment's actions instead of having its
+    text read (`given_timeline`: "| sit_down", "| walk, sit_down" or "| walk:0-2,sit_down:2-4" in the
+    segment's own seconds; without SECONDS the segment lasts as long as they need); `#` starts a
+    comment; blank lines are skipped."""
     segments = []
     for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.split("#", 1)[0].strip()
-        if not line:
+        line, bar, actions = raw.split("#", 1)[0].partition("|")
+        line = line.strip()
+        if not line and not bar:
             continue
         first, _, rest = line.partition(" ")
         seconds = _number(first)
         words = line if seconds is None else rest.strip()
         if not words:
             raise StickgenError(
-                f"Line {number} of {name} has a duration but no text; write e.g. 3 a person jumps."
+                f"Line {number} of {name} has {'a duration but ' * (seconds is not None)}no text; "
+                "write e.g. 3 a person jumps."
             )
         if not any(ch.isalpha() for ch in words):
             raise StickgenError(
                 f"Line {number} of {name} has no words; describe a motion, e.g. 3 a person jumps."
             )
-        segments.append(_segment(words, seconds, f"The duration on line {number} of {name}"))
+        where = f"The duration on line {number} of {name}"
+        if bar:
+            try:
+                end = 0.0 if _given_names(actions) is not None else _spans_end(actions)
+                if seconds is not None and end > seconds:
+                    raise StickgenError(f"Its actions run to {end:g} s, past the line's {seconds:g} s.")
+            except StickgenError as e:
+                raise StickgenError(f"Line {number} of {name}: {_lower_first(str(e))}") from None
+        segments.append(_segment(words, seconds, where, actions.strip() if bar else None))
     if not segments:
-        raise StickgenError(f"{name} has no segments; write one a line, e.g. 3 a person jumps.")
+        raise StickgenError(
+            f"{name[:1].upper()}{name[1:]} has no segments; write one a line, e.g. 3 a person jumps."
+        )
     _check_total(sum(s.seconds for s in segments))
     return segments
+
+
+def _lower_first(sentence: str) -> str:
+    return sentence[:1].lower() + sentence[1:] if sentence[1:2].islower() else sentence
 
 
 def _number(word: str) -> float | None:

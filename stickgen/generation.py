@@ -467,11 +467,14 @@ def default_seconds(prompt: str, actions: Sequence[int] | None = None) -> float:
     return float(min(10.0, round(seconds * stretch, 1)))
 
 
-def parse_action_timeline(spec: str, fps: float = FPS, seconds: float | None = None) -> np.ndarray:
+def parse_action_timeline(
+    spec: str, fps: float = FPS, seconds: float | None = None, longest: float = MAX_SECONDS
+) -> np.ndarray:
     """Per-frame action ids from "walk:0-2,jump:2-3" (seconds); frames no span covers are −1.
 
     Spans may leave gaps (frames of free motion) but must not overlap, and must end within the clip:
-    by `seconds` when it is given, else by MAX_SECONDS (the timeline then sets the clip's length).
+    by `seconds` when it is given, and by `longest` (MAX_SECONDS; a story's segment may be longer), the
+    timeline then setting the clip's length.
     """
     from stickgen.labels import action_id
 
@@ -500,9 +503,10 @@ def parse_action_timeline(spec: str, fps: float = FPS, seconds: float | None = N
     _, _, end, last = max(spans, key=lambda span: span[2])
     if seconds is not None and end > seconds:
         raise StickgenError(f"The action span {last} ends after the clip's {seconds:g} s (--seconds).")
-    if end > MAX_SECONDS:
+    if end > longest:
+        what = "clip" if longest == MAX_SECONDS else "segment"
         raise StickgenError(
-            f"The action span {last} ends after {MAX_SECONDS:g} s, the longest clip stickgen makes."
+            f"The action span {last} ends after {longest:g} s, the longest {what} stickgen makes."
         )
     frames = int(round(end * fps))
     timeline = np.full(frames, -1, dtype=np.int64)

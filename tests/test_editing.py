@@ -180,6 +180,40 @@ def test_a_story_file_has_durations_defaults_and_comments():
     assert [s.default for s in segments] == [False, False, True]
 
 
+def test_a_story_line_can_give_its_own_actions_after_a_bar():
+    text = ("4 she plonks down | sit_down\n"
+            "she wanders over, then settles | walk, sit_down  # names in order: lengths as generate gives\n"
+            "she does a thing | wave:0-1.5,clap:2-3\n"
+            "6 she does a thing | wave:0-2\n")  # fmt: skip
+    segments = editing.parse_story(text)
+    assert [s.actions for s in segments] == ["sit_down", "walk, sit_down", "wave:0-1.5,clap:2-3", "wave:0-2"]
+    assert [s.text for s in segments][:2] == ["she plonks down", "she wanders over, then settles"]
+    walk, sit = (stickgen.labels.action_id(name) for name in ("walk", "sit_down"))
+    assert segments[1].seconds == stickgen.generation.default_seconds("…", [walk, sit])  # what they need
+    assert [s.seconds for s in (segments[0], *segments[2:])] == [4.0, 3.0, 6.0]  # given, the spans' end
+    assert not any(s.default for s in segments)  # no reading changes their lengths (`_settle`)
+    names = editing.given_timeline("walk, sit_down", 100)
+    assert names.tolist() == stickgen.generation.split_by_length([walk, sit], 100).tolist()
+    spans = editing.given_timeline("wave:0-2", 150)  # free motion after the last span
+    assert (spans[:50] == stickgen.labels.action_id("wave")).all() and (spans[50:] == -1).all()
+
+
+@pytest.mark.parametrize(
+    ("line", "says"),
+    [
+        ("3 a person jumps |", 'Line 2 of s.txt: no action follows the "|"'),
+        ("a person jumps | leap_frog", "Line 2 of s.txt: unknown action 'leap_frog'"),
+        ("a person jumps | walk, jump:1-2", "Line 2 of s.txt: 'walk, jump:1-2' mixes names and spans"),
+        ("2 a person jumps | jump:0-3", "Line 2 of s.txt: its actions run to 3 s, past the line's 2 s"),
+        ("a person jumps | jump:2-1", "Line 2 of s.txt: the action span 'jump:2-1' needs 0 ≤ START < END"),
+        ("| jump", "Line 2 of s.txt has no text"),
+    ],
+)
+def test_a_story_line_with_unreadable_actions_is_refused_with_its_line_number(line, says):
+    with pytest.raises(StickgenError, match=re.escape(says)):
+        editing.parse_story(f"3 a person walks\n{line}\n", "s.txt")
+
+
 def test_a_negative_duration_in_a_story_is_refused_not_read_as_text(tmp_path):
     with pytest.raises(StickgenError, match="between 0.5 and 120, not -3"):
         editing.parse_story("-3 a person walks")
@@ -400,16 +434,33 @@ def test_the_cli_says_how_it_read_a_segment_whose_words_name_no_action(tmp_path,
     code, out, err = stickgen_cli(monkeypatch, capsys, "story", "story.txt", "--steps", "1", "-o", "a.npz")
     lines = err.strip().splitlines()
     assert code == 0 and len(lines) == 1, err
-    spec = re.fullmatch(r'stickgen: read segment 2 \("she lowers herself onto a bench"\) as "(.+)"; other '
-                        r"words change it\.", lines[0]).group(1)  # fmt: skip
+    spec = re.fullmatch(r'stickgen: read segment 2 \("she lowers herself onto a bench"\) as "(.+)"; end its '
+                        r'line with "\| ACTIONS" to change it\.', lines[0]).group(1)  # fmt: skip
     assert stickgen.generation.parse_action_timeline(spec, 25.0) is not None
+    (tmp_path / "own.txt").write_text("2 a person walks forward\n2 she lowers herself onto a bench | kneel\n")
+    code, out, err = stickgen_cli(monkeypatch, capsys, "story", "own.txt", "--steps", "1", "-o", "own.npz")
+    assert (code, err) == (0, "")  # a line that gives its actions is no guess
     words = ["story", "story.txt", "--steps", "1", "--plan", "words", "-o", "b.npz"]
     code, out, err = stickgen_cli(monkeypatch, capsys, *words)
     assert (code, err) == (0, "")
     then = ["generate", "she lowers herself onto a bench", "--then", "a person waves", "--seconds", "2"]
     code, out, err = stickgen_cli(monkeypatch, capsys, *then, "--steps", "1", "-o", "c.npz")
     assert code == 0 and err.startswith('stickgen: read segment 1 ("she lowers herself onto a bench") as "')
-    assert len(err.strip().splitlines()) == 1
+    assert err.strip().endswith("; other words change it.") and len(err.strip().splitlines()) == 1
+
+
+def test_a_story_line_that_gives_its_actions_is_drawn_with_them_not_as_its_words_read():
+    # "plonks down on the floor" reads as get_up; the line's "| sit_down" makes her sit down instead.
+    lines = "3 a girl walks forward\na girl plonks down on the floor | sit_down\n"
+    sit = stickgen.labels.action_id("sit_down")
+    assert stickgen.generation.read_actions("a girl plonks down on the floor", "words") == []
+    checks = []
+    for seed in SEEDS:
+        out = editing.tell_story(editing.parse_story(lines), seed=seed)
+        assert (out.actions[75:] == sit).all() and out.source["given"] == ["", "sit_down"]
+        assert editing.guessed_segment_readings(out, "auto") == []
+        checks.append(detectors.ends_lower(part(out, 75, out.num_frames)))
+    assert most(checks), checks
 
 
 @pytest.mark.parametrize(
@@ -428,6 +479,7 @@ def test_the_cli_says_how_it_read_a_segment_whose_words_name_no_action(tmp_path,
         ["story", "two-hours.txt", "-o", "out.gif"],
         ["story", "many-lines.txt", "-o", "out.gif"],
         ["story", "missing.txt", "-o", "out.gif"],
+        ["story", "bad-actions.txt", "-o", "out.gif"],
         ["story", "no-text.txt", "--candidates", "17", "-o", "out.gif"],
         ["generate", "a person jumps", "--then", "a person waves", "--camera", "sideways", "-o", "out.gif"],
     ],
@@ -440,6 +492,7 @@ def test_bad_input_is_one_sentence_and_writes_nothing(tmp_path, monkeypatch, cap
     (tmp_path / "no-text.txt").write_text("3 a person walks\n2\n")
     (tmp_path / "two-hours.txt").write_text("7200 a person walks forward\n")
     (tmp_path / "many-lines.txt").write_text("60 a person walks forward\n" * 120)
+    (tmp_path / "bad-actions.txt").write_text("3 a person walks\n2 a person jumps | jump:0-3\n")
     before = sorted(p.name for p in tmp_path.iterdir())
     code, out, err = stickgen_cli(monkeypatch, capsys, *args)
     lines = [line for line in err.splitlines() if line.strip()]

@@ -25,7 +25,14 @@ from PIL import Image  # noqa: E402
 
 from stickgen.bvh import parse_bvh  # noqa: E402
 from stickgen.errors import StickgenError  # noqa: E402
-from stickgen.generation import TYPICAL_SECONDS, default_checkpoint, default_seconds, generate_batch  # noqa: E402
+from stickgen.generation import (  # noqa: E402
+    TYPICAL_SECONDS,
+    default_checkpoint,
+    default_seconds,
+    generate_batch,
+    parse_action_timeline,
+)
+from stickgen.labels import action_id  # noqa: E402
 from stickgen.motion import load_motion, motion_from_json  # noqa: E402
 from stickgen.serve import server  # noqa: E402
 from stickgen.serve.app import (  # noqa: E402
@@ -623,6 +630,21 @@ def test_a_story_is_one_clip_of_its_segments(client):
     motion = result_motion(client, answer.json())
     assert abs(motion.duration - 2.5) < 0.1
     assert answer.json()["text"] == "a person walks, then a person jumps"
+    assert answer.json()["read_as"] is None  # their words name their actions
+
+
+def test_a_story_says_how_it_read_a_line_and_takes_the_lines_own_actions(client):
+    # as `stickgen story` says it on stderr: the line whose words name no action, read by meaning
+    story = "1.5 a person walks\n2 she lowers herself onto a bench\n"
+    answer = client.post("/api/story", json={"story": story, **QUICK})
+    assert answer.status_code == 200, answer.text
+    [read] = answer.json()["read_as"]
+    assert (read["segment"], read["text"], read["samples"]) == (2, "she lowers herself onto a bench", [0])
+    assert parse_action_timeline(read["actions"], 25.0, seconds=2.0) is not None
+    given = client.post("/api/story", json={"story": story.replace("bench\n", "bench | kneel\n"), **QUICK})
+    assert given.status_code == 200, given.text
+    assert given.json()["read_as"] is None
+    assert (result_motion(client, given.json()).actions[-25:] == action_id("kneel")).all()
 
 
 @pytest.mark.parametrize(
@@ -641,6 +663,7 @@ def test_a_story_is_one_clip_of_its_segments(client):
         ("/api/continue", {"id": "WALK", "text": "a person jumps", "seconds": 600}, "seconds"),
         ("/api/story", {"story": ""}, "story"),
         ("/api/story", {"story": "3\n"}, "text"),
+        ("/api/story", {"story": "3 a person walks | strut"}, "Line 1 of the story: unknown action 'strut'"),
         ("/api/story", {"story": "50 a person walks\n50 a person runs"}, "at most 60 s"),
         ("/api/story", {"story": "a person walks", "seed": -1}, "seed"),
         (

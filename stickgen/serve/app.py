@@ -162,10 +162,15 @@ BODIES: dict[str, type[BaseModel]] = {
 
 
 class Reading(BaseModel):
-    """One reading of a prompt by meaning, in the form `actions` takes, and the samples that followed it."""
+    """One reading of a prompt (or of a story's segment) by meaning, in the form `actions` takes (a
+    story line's own "| ACTIONS"), and the samples that followed it."""
 
     actions: str = Field(description='The timeline followed, e.g. "stand_up:0-5,crouch:5-10".')
     samples: list[int] = Field(description="The samples (from 0) that followed it.")
+    segment: int | None = Field(
+        default=None, description="In a story or continuation: the segment read (from 1), in its own seconds."
+    )
+    text: str | None = Field(default=None, description="That segment's text.")
 
 
 class GenerateResponse(BaseModel):

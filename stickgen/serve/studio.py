@@ -172,7 +172,7 @@ def check_edit(
     get_theme(theme)
     segments: tuple[Any, ...] = ()
     if kind == "story":
-        segments = tuple(parse_story(story or "", "The story"))
+        segments = tuple(parse_story(story or "", "the story"))
         total = sum(segment.seconds for segment in segments)
         if total > STORY_SECONDS:
             raise StickgenError(
@@ -324,7 +324,7 @@ class Studio:
 
     def edit(self, job: EditJob) -> Result:
         """Continue or edit a result's sample, or tell a story, and store the result (generation thread)."""
-        from stickgen.editing import continue_motion, edit_motion, tell_story
+        from stickgen.editing import continue_motion, edit_motion, guessed_segment_readings, tell_story
         from stickgen.motion import load_motion
 
         options = {"checkpoint": self.checkpoint, "seed": job.seed, "steps": job.steps,
@@ -345,7 +345,11 @@ class Studio:
             timeline=None, plan=DEFAULT_PLAN, steps=job.steps, guidance=job.guidance, camera=None,
             theme=job.theme, warning=None,
         )  # fmt: skip
-        return self._store_result(settings, [motion])
+        # a story line or a continuation whose words name no action is read by meaning: said as
+        # `stickgen story` says it, so that a misread line can be given its own "| ACTIONS"
+        read = [{"actions": spec, "samples": [0], "segment": k, "text": text}
+                for k, text, spec in guessed_segment_readings(motion, DEFAULT_PLAN)]  # fmt: skip
+        return self._store_result(settings, [motion], read)
 
     def _run_batch(self) -> None:
         """Take the first waiting generate job and those that can share its batch; sample them together
@@ -412,8 +416,9 @@ class Studio:
             if future.set_running_or_notify_cancel():
                 future.set_exception(exc)
 
-    def _store_result(self, job: Job, motions: list[Motion]) -> Result:
-        """Write the files of `job`'s sampled motions into a new result and register it."""
+    def _store_result(self, job: Job, motions: list[Motion], read: list[dict] | None = None) -> Result:
+        """Write the files of `job`'s sampled motions into a new result and register it; `read`: how
+        a story's or continuation's segments were read (else the prompt's `guessed_readings`)."""
         from stickgen.generation import guessed_readings
         from stickgen.labels import environment_name
 
@@ -424,13 +429,15 @@ class Studio:
             shutil.rmtree(folder, ignore_errors=True)
             raise
         # how a prompt whose words name no action was read, as `stickgen generate` says it on stderr
-        read = guessed_readings(motions, job.plan)
+        if read is None:
+            guessed = guessed_readings(motions, job.plan)
+            read = [{"actions": spec, "samples": k} for spec, k in guessed.items()]
         info = {
             "text": job.prompt, "seed": job.seed, "seconds": motions[0].duration,
             "frames": motions[0].num_frames, "n": job.n, "steps": job.steps, "guidance": job.guidance,
             "plan": job.plan, "camera": job.camera, "environment": environment_name(motions[0].environment),
             "theme": job.theme, "warning": job.warning,
-            "read_as": [{"actions": spec, "samples": k} for spec, k in read.items()] or None,
+            "read_as": read or None,
             "files": files, "samples": samples,
         }  # fmt: skip
         names = tuple(sorted({*files.values(), *(name for s in samples for name in s.values())}))

@@ -149,7 +149,12 @@ function describe(result) {
   if (result.environment !== "earth") parts.push(result.environment.replace("_", " "));
   if (result.warning) parts.push(`warning: ${result.warning}`);
   // a prompt whose words name no action is read by meaning: a guess, which the actions field can correct
+  // (a story line's or continuation's reading names its segment; a line's own "| ACTIONS" corrects it)
   for (const read of result.read_as || []) {
+    if (read.segment) {
+      parts.push(`read segment ${read.segment} (“${read.text}”) as ${read.actions}`);
+      continue;
+    }
     const which = result.read_as.length > 1 ? ` (sample ${read.samples.join(", ")})` : "";
     parts.push(`read as ${read.actions}${which}`);
   }
