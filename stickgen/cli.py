@@ -165,7 +165,8 @@ def generate(
             help='Per-frame action timeline in seconds, e.g. "walk:0-2,jump:2-3". Spans must not overlap '
             "or end after --seconds; gaps are free motion. Without --seconds the clip ends with the "
             "last span (at most 20 s). A prompt whose words name no action is read by meaning, a guess "
-            "that stickgen prints in this form, to be corrected here.",
+            "that stickgen prints in this form, to be corrected here. With --after, --start or --end: "
+            "the new motion's actions (names alone, e.g. sit_down, also do).",
             show_default=False,
         ),
     ] = None,
@@ -233,8 +234,8 @@ def generate(
 
     paths = output_paths(text, output, n)  # checked before any work, so a bad path fails at once
     if then or after is not None or start is not None or end is not None:
-        if n != 1 or actions is not None:
-            raise StickgenError("-n and --actions cannot be combined with --then, --after, --start or --end.")
+        if n != 1:
+            raise StickgenError("-n cannot be combined with --then, --after, --start or --end.")
         _camera_mode(camera)
         from stickgen.editing import compose
         from stickgen.motion import load_motion
@@ -246,9 +247,10 @@ def generate(
         motion = compose(
             text, then=then or (), seconds=seconds, environment=environment, seed=seed, steps=steps,
             guidance=guidance, plan=plan, checkpoint=checkpoint, device=device, candidates=candidates,
-            **clips,
+            actions=actions, **clips,
         )  # fmt: skip
-        _say_how_segments_were_read(motion, plan)
+        remedy = "other words change it" if then else "give --actions to change it"
+        _say_how_segments_were_read(motion, plan, remedy)
         typer.echo(_save_edited(motion, paths[0], theme=theme, camera=camera))
         return
     from stickgen.generation import generate_batch, sample_captions
@@ -322,6 +324,14 @@ def edit(
         float | None,
         typer.Option("--to", help="End of the edited span, s (default: the clip's end).", show_default=False),
     ] = None,
+    actions: Annotated[
+        str | None,
+        typer.Option(
+            help='The span\'s actions instead of how TEXT reads: names ("wave") or spans in seconds from '
+            'the span\'s start ("wave:0-2,clap:2-3").',
+            show_default=False,
+        ),
+    ] = None,
     seed: Annotated[int, typer.Option(help="Noise seed, 0 to 2**63 − 1.")] = 0,
     guidance: Annotated[float, typer.Option(help="Classifier-free guidance scale, 0–20.")] = DEFAULT_GUIDANCE,
     steps: Annotated[int, typer.Option(help="ODE steps, 1–200.")] = DEFAULT_STEPS,
@@ -341,15 +351,19 @@ def edit(
     from stickgen.generation import output_paths
 
     path = output_paths(text, output, 1)[0]
-    from stickgen.editing import edit_motion, part_joints
+    from stickgen.editing import edit_motion, guessed_edit_reading, part_joints
     from stickgen.motion import load_motion
 
     part_joints(part)  # an unknown part is named before the clip is read
     _warn_about_language(text)
     motion = edit_motion(
-        load_motion(clip), text, part=part, start=start, stop=stop, seed=seed, guidance=guidance, steps=steps,
-        plan=plan, checkpoint=checkpoint, device=device,
+        load_motion(clip), text, part=part, start=start, stop=stop, actions=actions, seed=seed,
+        guidance=guidance, steps=steps, plan=plan, checkpoint=checkpoint, device=device,
     )  # fmt: skip
+    read = guessed_edit_reading(motion, plan)
+    if read is not None:  # as `generate` says a guessed reading; seconds from the span's start
+        typer.echo(f'stickgen: read as --actions "{read}" (seconds from the span\'s start); give --actions '
+                   "to change it.", err=True)  # fmt: skip
     typer.echo(_save_edited(motion, path, theme=theme))
 
 
@@ -527,10 +541,10 @@ def _say_how_it_was_read(motions: list, plan: str) -> None:
         typer.echo(f'stickgen: read as --actions "{spec}"{which}; give --actions to change it.', err=True)
 
 
-def _say_how_segments_were_read(motion, plan: str, remedy: str = "other words change it") -> None:
-    """One line on stderr for each segment of a story or of --then whose action timeline is a guess
-    (`editing.guessed_segment_readings`), with how to put it right: in a story, the line's own
-    "| ACTIONS"; with --then (whose --actions is the first clip's), other words."""
+def _say_how_segments_were_read(motion, plan: str, remedy: str) -> None:
+    """One line on stderr for each segment of a story or of --then, --after, --start or --end whose
+    action timeline is a guess (`editing.guessed_segment_readings`), with how to put it right: in a
+    story, the line's own "| ACTIONS"; with --then, other words; else --actions."""
     from stickgen.editing import guessed_segment_readings
 
     for number, text, spec in guessed_segment_readings(motion, plan):

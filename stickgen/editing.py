@@ -467,6 +467,8 @@ def _segment(
     prompt = check_prompt(text)
     if seconds is None and actions is None:
         return Segment(prompt, default_seconds(prompt), default=True)
+    if actions is not None:
+        check_given_actions(actions, seconds)
     if seconds is None:  # as long as the given actions: their spans' end, or the names' typical lengths
         names = _given_names(actions)
         seconds = _spans_end(actions) if names is None else default_seconds(prompt, names)
@@ -487,6 +489,14 @@ def _given_names(spec: str) -> list[int] | None:
             "seconds (walk:0-2,sit_down:2-4)."
         )
     return None if all(spans) else [action_id(p) for p in parts]
+
+
+def check_given_actions(spec: str, seconds: float | None) -> None:
+    """One sentence for a segment's own actions (`given_timeline`) that cannot be read, or whose spans
+    run past its `seconds` (None: no length to keep to)."""
+    end = 0.0 if _given_names(spec) is not None else _spans_end(spec)
+    if seconds is not None and end > seconds:
+        raise StickgenError(f"The actions run to {end:g} s, past the segment's {seconds:g} s.")
 
 
 def _spans_end(spec: str) -> float:
@@ -534,21 +544,28 @@ def compose(
     end: Motion | None = None,
     seconds: float | None = None,
     environment: str | None = None,
+    actions: str | None = None,
     **options,
 ) -> Motion:
     """What `stickgen generate` makes with --then, --after, --start or --end: `text` and then each of
     `then`, every one for `seconds` (default: the duration `generate` chooses for it), after the clip
     `after` (kept, in front) or from `start`'s last pose (the result starts there), and into `end`'s
-    first pose. `environment` adds a place to every text that names none. Options as for
-    `continue_motion`."""
+    first pose. `environment` adds a place to every text that names none. `actions`, without `then`:
+    the new motion's actions instead of the text's reading, as a story line gives them
+    (`given_timeline`, seconds from the new motion's start). Options as for `continue_motion`."""
     from stickgen.generation import with_environment
 
     if after is not None and start is not None:
         raise StickgenError("Give --after (keep the clip) or --start (begin at its last pose), not both.")
+    if actions is not None and then:
+        raise StickgenError(
+            "--actions cannot be combined with --then; in a story file (stickgen story) each line can "
+            "give its own actions after a |."
+        )
     texts = [text, *then]
     if environment is not None:
         texts = [with_environment(_segment(t, None).text, environment) for t in texts]
-    segments = [_segment(t, seconds) for t in texts]
+    segments = [_segment(t, seconds, actions=actions if k == 0 else None) for k, t in enumerate(texts)]
     before, start, end = _canonical(after if after is not None else start), _canonical(start), _canonical(end)
     _check_total(sum(s.seconds for s in segments) + (0.0 if after is None else before.duration))
     engine = _engine(options)
@@ -563,27 +580,30 @@ def compose(
     texts = [f"{after.texts[0]}, then {story}"] if after is not None and after.texts else [story]
     fallback = before if before is not None else end
     return _result(joints, actions, texts, _environment([s.text for s in segments], fallback), engine,
-                   segments=[[s.seconds, s.text] for s in segments], read=specs)  # fmt: skip
+                   segments=[[s.seconds, s.text] for s in segments], read=specs,
+                   given=[s.actions or "" for s in segments])  # fmt: skip
 
 
 def continue_motion(clip: Motion, text: str, *, seconds: float | None = None, end: Motion | None = None,
-                    **options) -> Motion:  # fmt: skip
+                    actions: str | None = None, **options) -> Motion:  # fmt: skip
     """`clip` followed by `seconds` of new motion for `text` (default: the duration `generate` chooses)
     that starts where the clip ends, in position, pose and speed; the clip's frames come back unchanged
     (a clip at another frame rate is first resampled to 25 fps). With `end`, the new motion leads into
-    `end`'s first pose, which closes the result. Options (keyword): seed, steps, guidance, plan,
-    checkpoint, device, as for `generate`."""
-    return compose(text, after=clip, end=end, seconds=seconds, **options)
+    `end`'s first pose, which closes the result. `actions`: the new motion's actions (`given_timeline`)
+    instead of the text's reading. Options (keyword): seed, steps, guidance, plan, checkpoint, device,
+    as for `generate`."""
+    return compose(text, after=clip, end=end, seconds=seconds, actions=actions, **options)
 
 
 def inbetween(text: str, *, start: Motion | None = None, end: Motion | None = None,
-              seconds: float | None = None, **options) -> Motion:  # fmt: skip
+              seconds: float | None = None, actions: str | None = None, **options) -> Motion:  # fmt: skip
     """New motion for `text` that begins at `start`'s last pose and/or ends at `end`'s first pose: those
     frames come back as the result's first and last (pelvis-relative and in height; the result starts
-    at x = 0 and the end pose stands where the motion arrives). Options as for `continue_motion`."""
+    at x = 0 and the end pose stands where the motion arrives). `actions` and options as for
+    `continue_motion`."""
     if start is None and end is None:
         raise StickgenError("In-betweening needs a start clip, an end clip or both.")
-    return compose(text, start=start, end=end, seconds=seconds, **options)
+    return compose(text, start=start, end=end, seconds=seconds, actions=actions, **options)
 
 
 def tell_story(segments: Sequence[Segment | tuple[float | None, str]], **options) -> Motion:
@@ -619,6 +639,14 @@ def guessed_segment_readings(motion: Motion, plan: str) -> list[tuple[int, str, 
     ]
 
 
+def guessed_edit_reading(motion: Motion, plan: str) -> str | None:
+    """The action timeline an `edit_motion` result followed (in seconds from its span's start, as
+    `timeline_spec` writes it) where that is a guess (`generation.reading_is_a_guess`), else None."""
+    edited = motion.source.get("edited") or {}
+    guess = edited.get("read") and not edited.get("given") and reading_is_a_guess(edited["text"], plan)
+    return edited["read"] if guess else None
+
+
 def parse_story(text: str, name: str = "the story") -> list[Segment]:
     """Segments from a story text: one a line, `SECONDS TEXT` or just `TEXT` (the duration `generate`
     would choose), either followed by `| ACTIONS` to give the segment's actions instead of having its
@@ -646,9 +674,7 @@ def parse_story(text: str, name: str = "the story") -> list[Segment]:
         where = f"The duration on line {number} of {name}"
         if bar:
             try:
-                end = 0.0 if _given_names(actions) is not None else _spans_end(actions)
-                if seconds is not None and end > seconds:
-                    raise StickgenError(f"Its actions run to {end:g} s, past the line's {seconds:g} s.")
+                check_given_actions(actions, seconds)
             except StickgenError as e:
                 raise StickgenError(f"Line {number} of {name}: {_lower_first(str(e))}") from None
         segments.append(_segment(words, seconds, where, actions.strip() if bar else None))
@@ -687,20 +713,32 @@ def read_story(path: str | Path) -> list[Segment]:
 
 
 def edit_motion(clip: Motion, text: str, *, part: str, start: float | None = None,
-                stop: float | None = None, **options) -> Motion:  # fmt: skip
+                stop: float | None = None, actions: str | None = None, **options) -> Motion:  # fmt: skip
     """`clip` with the joints of `part` (see `PARTS`) regenerated to follow `text` between `start` and
     `stop` seconds (default: the whole clip); every other joint and frame comes back exactly (with the
     pelvis in the part, the kept joints stay exact relative to the pelvis). The edited joints keep the
-    clip's bone lengths in every frame. Options as for `continue_motion`."""
+    clip's bone lengths in every frame. `actions`: the span's actions as a story line gives them
+    (`given_timeline`: names, or spans in seconds from the span's start) instead of the text's reading;
+    the result's `source["edited"]["read"]` is the timeline followed. Options as for `continue_motion`."""
     from stickgen.text import check_prompt
 
     prompt = check_prompt(text)
     edited = part_joints(part)
+    given = actions  # (`actions` is the clip's below)
+    if given is not None:
+        check_given_actions(given, None)  # an unreadable one is refused before the clip is worked on
     clip = _canonical(clip)
-    a, b = _calm_edges(clip.joints, *_span(clip, start, stop), edited)
+    span = _span(clip, start, stop)
+    length = (span[1] - span[0]) / FPS
+    if given is not None and _given_names(given) is None and _spans_end(given) > length:
+        raise StickgenError(
+            f"The actions run to {_spans_end(given):g} s, past the edited span's {length:g} s (their seconds "
+            "count from the span's start)."
+        )
+    a, b = _calm_edges(clip.joints, *span, edited)
     engine = _engine(options)
     context = int(round(CONTEXT_SECONDS * FPS))
-    timeline = engine.timeline(prompt, b - a)
+    timeline = engine.timeline(prompt, b - a) if given is None else given_timeline(given, b - a)
     part_known = known_features(edited)
     moves_pelvis = J["pelvis"] in edited
     moves_legs = J["l_ankle"] in edited or J["r_ankle"] in edited
@@ -738,7 +776,9 @@ def edit_motion(clip: Motion, text: str, *, part: str, start: float | None = Non
     texts = [*clip.texts, prompt]
     return clip.replace(joints=result, actions=actions, texts=texts, camera=None,
                         source={"edited": {"part": part, "from": a / FPS, "to": b / FPS, "text": prompt,
-                                           "seed": engine.seed}, "original": clip.source})  # fmt: skip
+                                           "seed": engine.seed, "read": timeline_spec(timeline, FPS),
+                                           "given": given or ""},
+                                "original": clip.source})  # fmt: skip
 
 
 def _calm_edges(joints: np.ndarray, a: int, b: int, edited: Sequence[int]) -> tuple[int, int]:

@@ -204,7 +204,7 @@ def test_a_story_line_can_give_its_own_actions_after_a_bar():
         ("3 a person jumps |", 'Line 2 of s.txt: no action follows the "|"'),
         ("a person jumps | leap_frog", "Line 2 of s.txt: unknown action 'leap_frog'"),
         ("a person jumps | walk, jump:1-2", "Line 2 of s.txt: 'walk, jump:1-2' mixes names and spans"),
-        ("2 a person jumps | jump:0-3", "Line 2 of s.txt: its actions run to 3 s, past the line's 2 s"),
+        ("2 a person jumps | jump:0-3", "Line 2 of s.txt: the actions run to 3 s, past the segment's 2 s"),
         ("a person jumps | jump:2-1", "Line 2 of s.txt: the action span 'jump:2-1' needs 0 ≤ START < END"),
         ("| jump", "Line 2 of s.txt has no text"),
     ],
@@ -360,6 +360,27 @@ def test_a_walk_edited_to_kick_keeps_its_upper_body(walk_clips, name):
     assert most(kicks)
 
 
+def test_an_edit_takes_its_actions_as_given_and_says_when_its_reading_is_a_guess(walk_clips):
+    text = "she keeps her hands busy"  # its words name no action: read by meaning, a guess
+    wave, waves = stickgen.labels.action_id("wave"), []
+    for seed, clip in enumerate(walk_clips):
+        out = editing.edit_motion(clip, text, part="arms", start=1.0, stop=4.0, actions="wave", seed=seed)
+        a, b = edges(out)
+        check_kept(clip, out, "arms", a, b)
+        assert (out.actions[a:b] == wave).all() and out.source["edited"]["given"] == "wave"
+        assert out.source["edited"]["read"] == f"wave:0-{(b - a) / 25:g}"
+        assert editing.guessed_edit_reading(out, "auto") is None  # given, so no guess
+        waves.append(detectors.waves(part(out, a, b), max_move=None))
+    assert most(waves)
+    guessed = editing.edit_motion(walk_clips[0], text, part="arms", steps=1)
+    read = editing.guessed_edit_reading(guessed, "auto")
+    assert read is not None and stickgen.generation.parse_action_timeline(read, 25.0) is not None
+    named = editing.edit_motion(walk_clips[0], "a person waves", part="arms", steps=1)
+    assert editing.guessed_edit_reading(named, "auto") is None  # its words name the action
+    with pytest.raises(StickgenError, match="run to 4 s, past the edited span's 3 s"):
+        editing.edit_motion(walk_clips[0], text, part="arms", start=1.0, stop=4.0, actions="wave:0-4")
+
+
 def test_editing_the_whole_clip_changes_only_the_part(walk_clips):
     clip = walk_clips[0]
     out = editing.edit_motion(clip, "a person cheers", part="arms", seed=0)
@@ -447,6 +468,20 @@ def test_the_cli_says_how_it_read_a_segment_whose_words_name_no_action(tmp_path,
     code, out, err = stickgen_cli(monkeypatch, capsys, *then, "--steps", "1", "-o", "c.npz")
     assert code == 0 and err.startswith('stickgen: read segment 1 ("she lowers herself onto a bench") as "')
     assert err.strip().endswith("; other words change it.") and len(err.strip().splitlines()) == 1
+    save_motion(walks(1, 3.0)[0], "walk.npz")
+    more = ["generate", "she keeps her hands busy", "--after", "walk.npz", "--seconds", "2", "--steps", "1"]
+    code, out, err = stickgen_cli(monkeypatch, capsys, *more, "-o", "f.npz")
+    assert code == 0 and err.startswith('stickgen: read segment 1 ("she keeps her hands busy") as "')
+    assert err.strip().endswith("; give --actions to change it.")
+    code, out, err = stickgen_cli(monkeypatch, capsys, *more, "--actions", "wave:0-2", "-o", "g.npz")
+    assert (code, err) == (0, "") and load_motion("g.npz").source["given"] == ["wave:0-2"]
+    edit = ["edit", "walk.npz", "she keeps her hands busy", "--part", "arms", "--steps", "1"]
+    code, out, err = stickgen_cli(monkeypatch, capsys, *edit, "-o", "d.npz")
+    spec = re.fullmatch(r'stickgen: read as --actions "(.+)" \(seconds from the span\'s start\); give '
+                        r"--actions to change it\.", err.strip()).group(1)  # fmt: skip
+    assert code == 0 and stickgen.generation.parse_action_timeline(spec, 25.0) is not None
+    code, out, err = stickgen_cli(monkeypatch, capsys, *edit, "--actions", "wave", "-o", "e.npz")
+    assert (code, err) == (0, "") and load_motion("e.npz").source["edited"]["given"] == "wave"
 
 
 def test_a_story_line_that_gives_its_actions_is_drawn_with_them_not_as_its_words_read():
@@ -474,12 +509,17 @@ def test_a_story_line_that_gives_its_actions_is_drawn_with_them_not_as_its_words
         ["generate", "a person jumps", "--after", "corrupt.npz", "-o", "out.gif"],
         ["generate", "a person jumps", "--after", "walk.npz", "--start", "walk.npz", "-o", "out.gif"],
         ["generate", "a person jumps", "--then", "a person waves", "-n", "2", "-o", "out.gif"],
+        ["generate", "a person jumps", "--then", "a person waves", "--actions", "jump", "-o", "out.gif"],
+        ["generate", "a person jumps", "--after", "walk.npz", "--seconds", "2", "--actions", "jump:0-9", "-o",
+         "out.gif"],
         ["story", "empty.txt", "-o", "out.gif"],
         ["story", "no-text.txt", "-o", "out.gif"],
         ["story", "two-hours.txt", "-o", "out.gif"],
         ["story", "many-lines.txt", "-o", "out.gif"],
         ["story", "missing.txt", "-o", "out.gif"],
         ["story", "bad-actions.txt", "-o", "out.gif"],
+        ["edit", "walk.npz", "a person waves", "--part", "arms", "--actions", "flap", "-o", "out.gif"],
+        ["edit", "walk.npz", "a person waves", "--part", "arms", "--actions", "wave:0-5", "-o", "out.gif"],
         ["story", "no-text.txt", "--candidates", "17", "-o", "out.gif"],
         ["generate", "a person jumps", "--then", "a person waves", "--camera", "sideways", "-o", "out.gif"],
     ],

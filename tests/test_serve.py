@@ -633,6 +633,19 @@ def test_a_story_is_one_clip_of_its_segments(client):
     assert answer.json()["read_as"] is None  # their words name their actions
 
 
+def test_a_continuation_and_an_edit_take_actions_and_say_a_guessed_reading(client, walk):
+    text = "she keeps her hands busy"  # its words name no action: read by meaning, a guess
+    for path, fields in (("/api/continue", {"seconds": 1.0}), ("/api/edit", {"part": "arms", "from": 0.5})):
+        guessed = client.post(path, json={"id": walk["id"], "text": text, **fields, **QUICK})
+        assert guessed.status_code == 200, guessed.text
+        [read] = guessed.json()["read_as"]
+        assert read["samples"] == [0] and parse_action_timeline(read["actions"], 25.0) is not None
+        given = client.post(path, json={"id": walk["id"], "text": text, "actions": "wave", **fields, **QUICK})
+        assert given.status_code == 200, given.text
+        assert given.json()["read_as"] is None
+        assert (result_motion(client, given.json()).actions[-10:] == action_id("wave")).all()
+
+
 def test_a_story_says_how_it_read_a_line_and_takes_the_lines_own_actions(client):
     # as `stickgen story` says it on stderr: the line whose words name no action, read by meaning
     story = "1.5 a person walks\n2 she lowers herself onto a bench\n"
@@ -661,6 +674,17 @@ def test_a_story_says_how_it_read_a_line_and_takes_the_lines_own_actions(client)
         ),
         ("/api/continue", {"id": "WALK", "text": ""}, "prompt"),
         ("/api/continue", {"id": "WALK", "text": "a person jumps", "seconds": 600}, "seconds"),
+        ("/api/continue", {"id": "WALK", "text": "a person jumps", "actions": "flap"}, "unknown action"),
+        (
+            "/api/continue",
+            {"id": "WALK", "text": "a person jumps", "seconds": 1, "actions": "jump:0-2"},
+            "run to 2 s, past the segment's 1 s",
+        ),
+        (
+            "/api/edit",
+            {"id": "WALK", "text": "a person waves", "part": "arms", "actions": "wave:0-5"},
+            "run to 5 s, past the edited span's",
+        ),
         ("/api/story", {"story": ""}, "story"),
         ("/api/story", {"story": "3\n"}, "text"),
         ("/api/story", {"story": "3 a person walks | strut"}, "Line 1 of the story: unknown action 'strut'"),

@@ -184,3 +184,14 @@ def test_continue_edit_and_tell_a_story_on_the_page(page):
     page.click("#tell")
     wait_for_result(6)
     assert gif_frames_of_current() == 50
+    page.fill("#story", "1 a person walks\n1 she lowers herself onto a bench")  # a line read by meaning
+    page.click("#tell")
+    wait_for_result(7)
+    assert "read segment 2 (“she lowers herself onto a bench”) as " in page.inner_text("#caption")
+    page.fill("#change-text", "she lowers herself onto a bench")
+    page.fill("#change-actions", "kneel")  # said instead of read: no guess to show
+    with page.expect_request("**/api/continue") as request:
+        page.click("#continue")
+    assert request.value.post_data_json["actions"] == "kneel"
+    wait_for_result(8)
+    assert " read " not in page.inner_text("#caption")

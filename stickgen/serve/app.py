@@ -107,6 +107,12 @@ class GenerateRequest(BaseModel):
     theme: str = Field("light", description="light, dark, paper or blueprint.")
 
 
+ACTIONS_FIELD = (
+    'The actions instead of how the text reads, as a story line gives them after "|": names in order '
+    '("sit_down", "walk, sit_down") or spans in seconds from {where} ("walk:0-2,sit_down:2-4").'
+)
+
+
 class _ChangeFields(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid")
 
@@ -129,6 +135,7 @@ class ContinueRequest(_ChangeFields):
     seconds: float | None = Field(
         None, description=f"How long the new motion lasts, up to {STORY_SECONDS:g} s."
     )
+    actions: str | None = Field(None, description=ACTIONS_FIELD.format(where="the new motion's start"))
 
 
 class EditRequest(_ChangeFields):
@@ -144,6 +151,7 @@ class EditRequest(_ChangeFields):
     part: str = Field(description="upper, lower, arms, legs, left_arm or right_arm.")
     start: float | None = Field(None, alias="from", description="Edit from this second (default: the start).")
     stop: float | None = Field(None, alias="to", description="Edit up to this second (default: the end).")
+    actions: str | None = Field(None, description=ACTIONS_FIELD.format(where="the edited span's start"))
 
 
 class StoryRequest(_ChangeFields):

@@ -140,6 +140,7 @@ class EditJob:
     start: float | None = None
     stop: float | None = None
     segments: tuple[Any, ...] = ()
+    actions: str | None = None  # continue and part: the new frames' actions, as a story line gives them
 
 
 def check_edit(
@@ -156,11 +157,12 @@ def check_edit(
     steps: int = DEFAULT_STEPS,
     guidance: float = DEFAULT_GUIDANCE,
     theme: str = "light",
+    actions: str | None = None,
 ) -> EditJob:
     """The `EditJob` of a request, or one `StickgenError` sentence, before any work. What needs the
     clip itself (a span inside it) is checked when the job runs, with the same sentences as `stickgen
     edit`."""
-    from stickgen.editing import parse_story, part_joints
+    from stickgen.editing import check_given_actions, parse_story, part_joints
     from stickgen.generation import MIN_SECONDS
     from stickgen.ranges import check_sampling, check_seed
     from stickgen.render.draw import get_theme
@@ -189,9 +191,12 @@ def check_edit(
                     check_range(name, value, 0.0, STORY_SECONDS)
         elif seconds is not None:
             check_range("seconds", seconds, MIN_SECONDS, STORY_SECONDS)
+        if actions is not None:
+            check_given_actions(actions, seconds if kind == "continue" else None)
     return EditJob(
         kind=kind, source=source, text=text, seed=seed, steps=steps, guidance=float(guidance), theme=theme,
         seconds=seconds, part=part, start=start, stop=stop, segments=segments,
+        actions=None if kind == "story" else actions,
     )  # fmt: skip
 
 
@@ -324,7 +329,13 @@ class Studio:
 
     def edit(self, job: EditJob) -> Result:
         """Continue or edit a result's sample, or tell a story, and store the result (generation thread)."""
-        from stickgen.editing import continue_motion, edit_motion, guessed_segment_readings, tell_story
+        from stickgen.editing import (
+            continue_motion,
+            edit_motion,
+            guessed_edit_reading,
+            guessed_segment_readings,
+            tell_story,
+        )
         from stickgen.motion import load_motion
 
         options = {"checkpoint": self.checkpoint, "seed": job.seed, "steps": job.steps,
@@ -337,9 +348,10 @@ class Studio:
             except (OSError, StickgenError):
                 raise StickgenError(GONE_SENTENCE) from None
             if job.kind == "continue":
-                motion = continue_motion(clip, job.text, seconds=job.seconds, **options)
+                motion = continue_motion(clip, job.text, seconds=job.seconds, actions=job.actions, **options)
             else:
-                motion = edit_motion(clip, job.text, part=job.part, start=job.start, stop=job.stop, **options)
+                motion = edit_motion(clip, job.text, part=job.part, start=job.start, stop=job.stop,
+                                     actions=job.actions, **options)  # fmt: skip
         settings = Job(
             prompt=motion.texts[0] if motion.texts else job.text, n=1, seed=job.seed, seconds=motion.duration,
             timeline=None, plan=DEFAULT_PLAN, steps=job.steps, guidance=job.guidance, camera=None,
@@ -349,6 +361,9 @@ class Studio:
         # `stickgen story` says it, so that a misread line can be given its own "| ACTIONS"
         read = [{"actions": spec, "samples": [0], "segment": k, "text": text}
                 for k, text, spec in guessed_segment_readings(motion, DEFAULT_PLAN)]  # fmt: skip
+        edit_read = guessed_edit_reading(motion, DEFAULT_PLAN)  # a part edit's, from its span's start
+        if edit_read is not None:
+            read = [{"actions": edit_read, "samples": [0]}]
         return self._store_result(settings, [motion], read)
 
     def _run_batch(self) -> None:

@@ -99,6 +99,7 @@ function changeCurrent(kind) {
   const number = (id) => ($(id).value.trim() === "" ? null : Number($(id).value));
   const fields = { id: current.id, text: $("change-text").value };
   if (current.n > 1) fields.sample = Number($("change-sample").value);
+  if ($("change-actions").value.trim() !== "") fields.actions = $("change-actions").value.trim();
   if (kind === "continue") {
     if (number("change-seconds") !== null) fields.seconds = number("change-seconds");
     return run("/api/continue", changeBody(fields), $("continue"));
