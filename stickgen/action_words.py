@@ -7,7 +7,8 @@ down"), with any pronoun in place of "its"; the descriptive sentences are not ma
 phrases overlap, the longest wins ("jump forward"
 over "jump"). A phrase right after "a", "an" or "the" is a noun ("takes a jump", "opens a box") and
 names no action, past tenses are not matched, and a verb with a second meaning is taken as the
-action ("boxes" is `punch`); a text without any known phrase names no action (−1).
+action ("boxes" is `punch`); a text without any known phrase names no action (−1). A change of
+posture, "from sitting to standing", names the action that ends in the second posture (`_CHANGES`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,21 @@ from stickgen import vocabulary
 from stickgen.labels import ACTIONS, UNKNOWN_ACTION
 
 _ARTICLE = re.compile(r" (a|an|the) $")  # the words just before a match: "… a " + "box"
+
+# "goes from sitting to standing": a change of posture is named by the posture it ends in, not by the
+# one it leaves ("sitting" alone reads as sit_down). Pairs that name no one action are left to the words.
+_POSTURE = r"(sitting|seated|lying|kneeling|crouching|squatting|standing)(?: down| up)?(?: position)?"
+_OWNER = r"(?:a |an |the |his |her |their )?"
+_FROM_TO = rf" from {_OWNER}{_POSTURE}(?: (?:on|in) {_OWNER}[a-z]+)? (?:up )?(?:to|into) {_OWNER}{_POSTURE} "
+_CHANGE = re.compile(_FROM_TO.replace(" ", " +"))  # a comma between two words leaves two spaces
+_CHANGES = {
+    ("sitting", "standing"): "stand_up", ("seated", "standing"): "stand_up",
+    ("lying", "standing"): "get_up", ("kneeling", "standing"): "get_up",
+    ("standing", "sitting"): "sit_down", ("standing", "seated"): "sit_down",
+    ("standing", "lying"): "lie_down", ("sitting", "lying"): "lie_down", ("kneeling", "lying"): "lie_down",
+    ("standing", "kneeling"): "kneel", ("standing", "crouching"): "crouch",
+    ("standing", "squatting"): "squat",
+}  # fmt: skip
 
 
 @functools.lru_cache(maxsize=1)
@@ -58,7 +74,11 @@ def actions_in_text(prompt: str) -> list[int]:
         (entry for word in set(text.split()) for entry in phrases.get(word, ())),
         key=lambda entry: (-entry[0], entry[1], entry[2]),  # longest first, then alphabetical
     )
-    found: list[tuple[int, int, int]] = []  # (start, end, action)
+    found = [  # (start, end, action): changes of posture first, then the longest phrases
+        (m.start(), m.end(), ACTIONS.index(_CHANGES[m.group(1, 2)]))
+        for m in _CHANGE.finditer(text)
+        if m.group(1, 2) in _CHANGES
+    ]
     for _, _, action, pattern in candidates:
         for match in _compiled(pattern).finditer(text):
             a, b = match.start(), match.end()

@@ -218,6 +218,22 @@ def test_actions_named_in_a_prompt():
     assert timeline_from_text("hello there", 50) is None
 
 
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("a person goes from sitting to standing", ["stand_up"]),  # was sit_down: "sitting"
+        ("a man goes from a sitting position to a standing position", ["stand_up"]),
+        ("he goes from lying on the floor to standing, then waves", ["get_up", "wave"]),
+        ("she moves from standing to sitting", ["sit_down"]),
+        ("a person goes from standing, to kneeling", ["kneel"]),
+        ("someone walks from the kitchen to the door", ["walk"]),  # no posture: the words as before
+        ("a person goes from crouching to sitting", ["crouch", "sit_down"]),  # a pair without an action
+    ],
+)
+def test_a_change_of_posture_is_the_action_that_ends_in_the_second(text, names):
+    assert actions_in_text(text) == [action_id(name) for name in names]
+
+
 def test_smoothing_over_time_removes_token_edges_and_keeps_steady_motion():
     from stickgen.metrics import jerk
     from stickgen.postprocess import smooth_over_time
