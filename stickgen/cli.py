@@ -352,6 +352,7 @@ def edit(
 
     path = output_paths(text, output, 1)[0]
     from stickgen.editing import edit_motion, guessed_edit_reading, part_joints
+    from stickgen.generation import close_note
     from stickgen.motion import load_motion
 
     part_joints(part)  # an unknown part is named before the clip is read
@@ -362,8 +363,9 @@ def edit(
     )  # fmt: skip
     read = guessed_edit_reading(motion, plan)
     if read is not None:  # as `generate` says a guessed reading; seconds from the span's start
-        typer.echo(f'stickgen: read as --actions "{read}" (seconds from the span\'s start); give --actions '
-                   "to change it.", err=True)  # fmt: skip
+        close = close_note(motion.source["edited"].get("close"))
+        typer.echo(f'stickgen: read as --actions "{read}" (seconds from the span\'s start){close}; give '
+                   "--actions to change it.", err=True)  # fmt: skip
     typer.echo(_save_edited(motion, path, theme=theme))
 
 
@@ -532,13 +534,15 @@ def _say_how_it_was_read(motions: list, plan: str) -> None:
     """One line on stderr per reading when the action timeline the motions followed is a guess
     (`generation.guessed_readings`), in the form --actions takes, so that a misread prompt can be put
     right by hand; samples read differently are named."""
-    from stickgen.generation import guessed_readings
+    from stickgen.generation import close_note, guessed_readings
 
     read = guessed_readings(motions, plan)
     for spec, samples in read.items():
         named = ", ".join(map(str, samples))
         which = "" if len(read) == 1 else f" (sample{'s' * (len(samples) > 1)} {named})"
-        typer.echo(f'stickgen: read as --actions "{spec}"{which}; give --actions to change it.', err=True)
+        close = close_note(motions[samples[0]].source.get("close"))
+        typer.echo(f'stickgen: read as --actions "{spec}"{which}{close}; give --actions to change it.',
+                   err=True)  # fmt: skip
 
 
 def _say_how_segments_were_read(motion, plan: str, remedy: str) -> None:
@@ -546,9 +550,11 @@ def _say_how_segments_were_read(motion, plan: str, remedy: str) -> None:
     action timeline is a guess (`editing.guessed_segment_readings`), with how to put it right: in a
     story, the line's own "| ACTIONS"; with --then, other words; else --actions."""
     from stickgen.editing import guessed_segment_readings
+    from stickgen.generation import close_note
 
-    for number, text, spec in guessed_segment_readings(motion, plan):
-        typer.echo(f'stickgen: read segment {number} ("{text}") as "{spec}"; {remedy}.', err=True)
+    for number, text, spec, close in guessed_segment_readings(motion, plan):
+        typer.echo(f'stickgen: read segment {number} ("{text}") as "{spec}"{close_note(close)}; {remedy}.',
+                   err=True)  # fmt: skip
 
 
 def _warn_about_language(text: str) -> None:

@@ -48,6 +48,7 @@ from stickgen.generation import (
     MIN_TRAVEL,
     PLANS,
     candidates_for,
+    close_calls,
     default_seconds,
     environment_from_text,
     load_generator_checkpoint,
@@ -370,10 +371,11 @@ def _extend(
 
 def _continue(
     engine: _Engine, clip: Motion | None, segments: Sequence[Segment], *, end: Motion | None = None
-) -> tuple[np.ndarray, np.ndarray, list[str]]:
+) -> tuple[np.ndarray, np.ndarray, list[str], list[list]]:
     """Joints (T, 16, 2) and actions (T,) of `clip` (or nothing) followed by each segment in turn, in
     windows of at most WINDOW_FRAMES; with `end`, its first frame closes the result. And each segment's
-    action timeline as `timeline_spec` writes it, in the segment's own seconds ("" for none).
+    action timeline as `timeline_spec` writes it, in the segment's own seconds ("" for none), and its
+    reading's close calls (`generation.close_calls`).
 
     A window that starts a new segment after known motion reads "PREVIOUS, then TEXT", as the chained
     clips the model learned from are described; its action timeline is the new segment's own.
@@ -382,7 +384,7 @@ def _continue(
     joints = None if clip is None else clip.joints
     actions = None if clip is None else clip.actions
     previous = clip.texts[0] if clip is not None and clip.texts else None
-    specs = []
+    specs, closes = [], []
     for i, segment in enumerate(segments):
         frames = int(round(segment.seconds * FPS))
         if segment.actions is None:
@@ -390,6 +392,8 @@ def _continue(
         else:
             timeline = given_timeline(segment.actions, frames)
         specs.append(timeline_spec(timeline, FPS))
+        given = segment.actions is not None
+        closes.append([] if given else close_calls(segment.text, engine.plan, engine.text_encoder))
         direction = direction_in_text(segment.text)
         closing = end is not None and i == len(segments) - 1
         done = 0
@@ -413,7 +417,7 @@ def _continue(
             actions = new_actions if actions is None else np.concatenate([actions, new_actions])
             done += take
         previous = segment.text
-    return joints, actions, specs
+    return joints, actions, specs, closes
 
 
 def _towards(direction: int, before: np.ndarray | None, window: Callable[[], np.ndarray]) -> np.ndarray:
@@ -571,7 +575,7 @@ def compose(
     engine = _engine(options)
     segments = _settle(engine, segments)
     _check_total(sum(s.seconds for s in segments) + (0.0 if after is None else before.duration))
-    joints, actions, specs = _continue(engine, before, segments, end=end)
+    joints, actions, specs, closes = _continue(engine, before, segments, end=end)
     if start is not None:
         joints, actions = joints[start.num_frames - 1 :].copy(), actions[start.num_frames - 1 :]
     if after is None:
@@ -581,7 +585,7 @@ def compose(
     fallback = before if before is not None else end
     return _result(joints, actions, texts, _environment([s.text for s in segments], fallback), engine,
                    segments=[[s.seconds, s.text] for s in segments], read=specs,
-                   given=[s.actions or "" for s in segments])  # fmt: skip
+                   given=[s.actions or "" for s in segments], close=closes)  # fmt: skip
 
 
 def continue_motion(clip: Motion, text: str, *, seconds: float | None = None, end: Motion | None = None,
@@ -617,24 +621,26 @@ def tell_story(segments: Sequence[Segment | tuple[float | None, str]], **options
     engine = _engine(options)
     story = _settle(engine, story)
     _check_total(sum(s.seconds for s in story))
-    joints, actions, specs = _continue(engine, None, story)
+    joints, actions, specs, closes = _continue(engine, None, story)
     text = ", then ".join(s.text for s in story)
     return _result(joints, actions, [text], _environment([s.text for s in story]), engine,
                    story=[[s.seconds, s.text] for s in story], read=specs,
-                   given=[s.actions or "" for s in story])  # fmt: skip
+                   given=[s.actions or "" for s in story], close=closes)  # fmt: skip
 
 
-def guessed_segment_readings(motion: Motion, plan: str) -> list[tuple[int, str, str]]:
-    """(segment number from 1, text, timeline) for each segment of a story or of `compose` whose action
-    timeline is a guess (`generation.reading_is_a_guess`), as `generation.guessed_readings` says it of
-    one clip; the timeline as `timeline_spec` writes it, in the segment's own seconds. Segments that
+def guessed_segment_readings(motion: Motion, plan: str) -> list[tuple[int, str, str, list]]:
+    """(segment number from 1, text, timeline, close calls) for each segment of a story or of `compose`
+    whose action timeline is a guess (`generation.reading_is_a_guess`), as `generation.guessed_readings`
+    says it of one clip; the timeline as `timeline_spec` writes it, in the segment's own seconds, the
+    close calls as `generation.close_calls` gives them. Segments that
     followed no timeline, and those whose story line gave its actions, are left out."""
     segments = motion.source.get("story") or motion.source.get("segments") or []
     read = motion.source.get("read") or []
     given = motion.source.get("given") or [""] * len(segments)  # a story line's own "| ACTIONS"
+    close = motion.source.get("close") or [[]] * len(segments)
     return [
-        (k, text, spec)
-        for k, ((_, text), spec, own) in enumerate(zip(segments, read, given, strict=False), 1)
+        (k, text, spec, near)
+        for k, ((_, text), spec, own, near) in enumerate(zip(segments, read, given, close, strict=False), 1)
         if spec and not own and reading_is_a_guess(text, plan)
     ]
 
@@ -777,7 +783,8 @@ def edit_motion(clip: Motion, text: str, *, part: str, start: float | None = Non
     return clip.replace(joints=result, actions=actions, texts=texts, camera=None,
                         source={"edited": {"part": part, "from": a / FPS, "to": b / FPS, "text": prompt,
                                            "seed": engine.seed, "read": timeline_spec(timeline, FPS),
-                                           "given": given or ""},
+                                           "given": given or "", "close": [] if given else close_calls(
+                                               prompt, engine.plan, engine.text_encoder)},
                                 "original": clip.source})  # fmt: skip
 
 

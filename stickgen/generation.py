@@ -200,6 +200,7 @@ def generate_requests(
             # the action timeline the motion followed, which its `actions` then are: "given" with the
             # request, "planned" by `plan`, or None (its `actions` are the action head's reading of it)
             followed = None if (timeline[k] < 0).all() else "given" if r.actions is not None else "planned"
+            close = close_calls(prompt, plan, text_encoder) if followed == "planned" else []
             motions.append(
                 Motion(
                     joints,
@@ -214,6 +215,7 @@ def generate_requests(
                         "guidance": guidance,
                         "candidates": count,
                         "timeline": followed,
+                        **({"close": close} if close else {}),
                     },
                 )  # fmt: skip
             )
@@ -533,6 +535,25 @@ def reading_is_a_guess(text: str, plan: str) -> bool:
     not name an action for each of its parts (it then comes from what they mean, or from the model's
     action head), under "model" always; under "words" and "none" never."""
     return plan == "model" or (plan == "auto" and action_meaning.named_in_every_part(text) is None)
+
+
+def close_calls(prompt: str, plan: str, encoder: TextEncoder | None) -> list[list]:
+    """`[[action read, [close actions]], ...]` by name, for the parts of a prompt that "auto" reads by
+    meaning as a close call (`action_meaning.ActionMeaning.close_calls`); [] under other plans."""
+    if plan != "auto" or encoder is None or not reading_is_a_guess(prompt, plan):
+        return []
+    meaning = action_meaning.for_encoder(encoder)
+    return [[ACTIONS[a], [ACTIONS[o] for o in others]] for a, others in meaning.close_calls(prompt)]
+
+
+def close_note(close: Sequence | None) -> str:
+    """`close_calls` as said after a reading: " (close: lie_down)", or " (close: lie_down for get_up;
+    clap for wave)" for several parts; "" for none."""
+    if not close:
+        return ""
+    if len(close) == 1:
+        return f" (close: {', '.join(close[0][1])})"
+    return " (close: " + "; ".join(f"{', '.join(others)} for {read}" for read, others in close) + ")"
 
 
 def guessed_readings(motions: Sequence[Motion], plan: str) -> dict[str, list[int]]:

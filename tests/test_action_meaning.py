@@ -110,6 +110,24 @@ def test_a_rest_after_a_posture_is_staying_there_and_repeats_are_one_action(mean
     assert action_meaning.settled(fallen) == ids("fall_down", "get_up", "idle")
 
 
+def test_a_close_call_names_the_actions_that_scored_near_the_one_read(meaning, monkeypatch):
+    text = "a girl plonks down on the floor"  # read as get_up, a close call with lie_down
+    [(read, others)] = meaning.close_calls(text)
+    [scores] = meaning.part_scores([text])
+    assert [read] == meaning.actions(text) and read == int(scores.argmax())
+    assert 1 <= len(others) <= action_meaning.MAX_CLOSE and read not in others
+    assert all(scores[read] - scores[o] < action_meaning.CLOSE for o in others)
+    assert others == sorted(others, key=lambda o: -scores[o])  # the likeliest fix first
+    assert meaning.close_calls("a person jumps") == []  # its words name the action: no guess
+    assert meaning.close_calls("she lowers herself onto a bench") == []  # read clearly
+    monkeypatch.setattr(action_meaning, "CLOSE", 1.0)
+    [(_, others)] = meaning.close_calls("she lowers herself onto a bench")
+    assert len(others) == action_meaning.MAX_CLOSE
+    # a part whose words name its action is no guess: only the part read by meaning has a close call
+    [(later, _)] = meaning.close_calls("a girl walks over, then plonks down on the floor")
+    assert later == read
+
+
 def test_a_prompt_about_nothing_the_vocabulary_knows_reads_as_no_action(meaning):
     scores = meaning.scores(["photosynthesis in plants"])
     assert scores.max() < action_meaning.MIN_SCORE

@@ -179,6 +179,9 @@ class Reading(BaseModel):
         default=None, description="In a story or continuation: the segment read (from 1), in its own seconds."
     )
     text: str | None = Field(default=None, description="That segment's text.")
+    close: list[str] = Field(
+        default_factory=list, description="Actions the reading was a close call with, likeliest first."
+    )
 
 
 class GenerateResponse(BaseModel):

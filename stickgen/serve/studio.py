@@ -120,6 +120,11 @@ def check_request(
 STORY_SECONDS = 60.0  # the studio's longest story or continuation; `stickgen story` makes longer ones
 
 
+def _close(close: list | None) -> list[str]:
+    """The actions a reading was a close call with (`generation.close_calls`), every part's, in order."""
+    return [other for _, others in close or [] for other in others]
+
+
 @dataclass(frozen=True)
 class EditJob:
     """A checked change of an earlier result's sample, or a story: what `Studio.edit` needs.
@@ -359,11 +364,12 @@ class Studio:
         )  # fmt: skip
         # a story line or a continuation whose words name no action is read by meaning: said as
         # `stickgen story` says it, so that a misread line can be given its own "| ACTIONS"
-        read = [{"actions": spec, "samples": [0], "segment": k, "text": text}
-                for k, text, spec in guessed_segment_readings(motion, DEFAULT_PLAN)]  # fmt: skip
+        read = [{"actions": spec, "samples": [0], "segment": k, "text": text, "close": _close(near)}
+                for k, text, spec, near in guessed_segment_readings(motion, DEFAULT_PLAN)]  # fmt: skip
         edit_read = guessed_edit_reading(motion, DEFAULT_PLAN)  # a part edit's, from its span's start
         if edit_read is not None:
-            read = [{"actions": edit_read, "samples": [0]}]
+            close = _close(motion.source["edited"].get("close"))
+            read = [{"actions": edit_read, "samples": [0], "close": close}]
         return self._store_result(settings, [motion], read)
 
     def _run_batch(self) -> None:
@@ -446,7 +452,8 @@ class Studio:
         # how a prompt whose words name no action was read, as `stickgen generate` says it on stderr
         if read is None:
             guessed = guessed_readings(motions, job.plan)
-            read = [{"actions": spec, "samples": k} for spec, k in guessed.items()]
+            read = [{"actions": spec, "samples": k, "close": _close(motions[k[0]].source.get("close"))}
+                    for spec, k in guessed.items()]  # fmt: skip
         info = {
             "text": job.prompt, "seed": job.seed, "seconds": motions[0].duration,
             "frames": motions[0].num_frames, "n": job.n, "steps": job.steps, "guidance": job.guidance,

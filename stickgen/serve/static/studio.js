@@ -152,12 +152,13 @@ function describe(result) {
   // a prompt whose words name no action is read by meaning: a guess, which the actions field can correct
   // (a story line's or continuation's reading names its segment; a line's own "| ACTIONS" corrects it)
   for (const read of result.read_as || []) {
+    const close = read.close && read.close.length ? ` (close: ${read.close.join(", ")})` : "";
     if (read.segment) {
-      parts.push(`read segment ${read.segment} (“${read.text}”) as ${read.actions}`);
+      parts.push(`read segment ${read.segment} (“${read.text}”) as ${read.actions}${close}`);
       continue;
     }
     const which = result.read_as.length > 1 ? ` (sample ${read.samples.join(", ")})` : "";
-    parts.push(`read as ${read.actions}${which}`);
+    parts.push(`read as ${read.actions}${which}${close}`);
   }
   return parts.join(" · ");
 }
