@@ -110,7 +110,7 @@ function changeCurrent(kind) {
   return run("/api/edit", changeBody(fields), $("edit-part"));
 }
 
-async function run(url, body, button) {
+async function run(url, body, button, seedText = null) {
   button.disabled = true;
   $("error").hidden = true;
   $("status").textContent = "Generating…";
@@ -123,7 +123,7 @@ async function run(url, body, button) {
     });
     if (!response.ok) throw new Error(await problem(response));
     const result = await response.json();
-    result.seedText = $("random-seed").checked ? String(result.seed) : $("seed").value.trim() || "0";
+    result.seedText = seedText ?? ($("random-seed").checked ? String(result.seed) : $("seed").value.trim() || "0");
     result.elapsed = (performance.now() - started) / 1000;
     made.unshift(result);
     show(result);
@@ -187,6 +187,35 @@ function downloadLinks(result) {
   return box;
 }
 
+// A reading by meaning that was a close call: one button per action near it, which draws the same
+// prompt with the same seed and that action instead (one action read; a chained reading is fixed by
+// hand in the action timeline field).
+function fixes(result) {
+  const box = document.createElement("div");
+  box.className = "examples";
+  for (const read of result.read_as || []) {
+    const spans = read.actions.split(",");
+    if (read.segment || !read.close || !read.close.length || spans.length !== 1) continue;
+    const times = spans[0].split(":")[1];
+    for (const other of read.close) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = `Try ${other.replace("_", " ")} instead`;
+      button.addEventListener("click", () => {
+        const fields = { text: result.text, n: result.n, seconds: result.seconds, actions: `${other}:${times}`,
+                         steps: result.steps, guidance: result.guidance, theme: result.theme };
+        if (result.camera) fields.camera = result.camera;
+        const body = JSON.stringify({ seed: "__SEED__", ...fields }).replace('"__SEED__"', result.seedText);
+        run("/api/generate", body, button, result.seedText);
+      });
+      box.append(button);
+    }
+  }
+  box.id = "fixes";
+  box.hidden = !box.children.length;
+  return box;
+}
+
 function show(result) {
   $("result").hidden = false;
   $("result").result = result;
@@ -194,6 +223,7 @@ function show(result) {
   $("animation").alt = `Stick figure: ${result.text}`;
   $("caption").textContent = describe(result);
   $("downloads").replaceWith(Object.assign(downloadLinks(result), { id: "downloads" }));
+  $("fixes").replaceWith(fixes(result));
   const samples = Array.from({ length: result.n || 1 }, (_, k) => option(String(k + 1), `#${k + 1}`));
   $("change-sample").replaceChildren(...samples);
   $("change-sample-label").hidden = !(result.n > 1);
