@@ -495,12 +495,14 @@ def _given_names(spec: str) -> list[int] | None:
     return None if all(spans) else [action_id(p) for p in parts]
 
 
-def check_given_actions(spec: str, seconds: float | None) -> None:
-    """One sentence for a segment's own actions (`given_timeline`) that cannot be read, or whose spans
-    run past its `seconds` (None: no length to keep to)."""
+def check_given_actions(spec: str, seconds: float | None) -> float:
+    """The end (s) of a segment's own actions (`given_timeline`) given as spans, 0 for names; one
+    sentence for ones that cannot be read, or whose spans run past its `seconds` (None: no length to
+    keep to)."""
     end = 0.0 if _given_names(spec) is not None else _spans_end(spec)
     if seconds is not None and end > seconds:
         raise StickgenError(f"The actions run to {end:g} s, past the segment's {seconds:g} s.")
+    return end
 
 
 def _spans_end(spec: str) -> float:

@@ -679,6 +679,7 @@ def test_a_story_says_how_it_read_a_line_and_takes_the_lines_own_actions(client)
         ("/api/continue", {"id": "WALK", "text": ""}, "prompt"),
         ("/api/continue", {"id": "WALK", "text": "a person jumps", "seconds": 600}, "seconds"),
         ("/api/continue", {"id": "WALK", "text": "a person jumps", "actions": "flap"}, "unknown action"),
+        ("/api/continue", {"id": "WALK", "text": "a person walks", "actions": "walk:0-90"}, "at most 60 s"),
         (
             "/api/continue",
             {"id": "WALK", "text": "a person jumps", "seconds": 1, "actions": "jump:0-2"},

@@ -197,7 +197,12 @@ def check_edit(
         elif seconds is not None:
             check_range("seconds", seconds, MIN_SECONDS, STORY_SECONDS)
         if actions is not None:
-            check_given_actions(actions, seconds if kind == "continue" else None)
+            end = check_given_actions(actions, seconds if kind == "continue" else None)
+            if kind == "continue" and end > STORY_SECONDS:
+                raise StickgenError(
+                    f"The studio makes at most {STORY_SECONDS:g} s at a time (these actions run to {end:g} "
+                    "s); `stickgen generate --after` makes longer ones."
+                )
     return EditJob(
         kind=kind, source=source, text=text, seed=seed, steps=steps, guidance=float(guidance), theme=theme,
         seconds=seconds, part=part, start=start, stop=stop, segments=segments,
