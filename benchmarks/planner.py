@@ -1,6 +1,7 @@
 """How often each plan reads a prompt's actions right, without sampling any motion.
 
     python benchmarks/planner.py [--prompts FILE] [--checkpoint DIR] [--plans words,model,auto]
+    python benchmarks/planner.py --prompts FILE --close 0.01,0.02,0.03   # close calls at those margins
 
 For every prompt of FILE (default: `plan_dev.yaml` beside this file, the development set written apart
 from the prompt suite, to choose a reader's settings on; `plan_check.yaml`, a second set written apart
@@ -11,6 +12,11 @@ seed 0) and compares the order of its actions (runs of frames, each action once)
 targets. It prints, per plan, the share of prompts read exactly right, of single-action prompts whose
 action is right, and of chained prompts whose actions are right in order, for plain and paraphrased
 prompts where the file says which. A plan that gives no timeline counts as wrong.
+
+With --close, it also tells how the meaning reader's close calls (`ActionMeaning.close_calls`) would
+mark its readings at each margin given in place of `action_meaning.CLOSE`: over the one-part,
+one-action prompts read by meaning, how many of the misread and of the right ones are marked, and
+beside how many misread ones the right action is named.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ import numpy as np
 import torch
 import yaml
 
+from stickgen import action_meaning
 from stickgen.generation import FPS, load_generator_checkpoint, plan_timelines
 from stickgen.labels import ACTIONS
 from stickgen.text import TextEncoder
@@ -61,6 +68,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--plans", default="words,model,auto", help="comma-separated plans to compare")
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--show", type=int, default=0, help="print the first N prompts each plan misses")
+    parser.add_argument("--close", default=None, help="comma-separated margins to tell close calls at")
     args = parser.parse_args(argv)
 
     torch.set_num_threads(1)
@@ -91,7 +99,33 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(f"{plan:>8}: {row}")
         for line in missed[: args.show]:
             print(line)
+    if args.close:
+        close_calls(prompts, encoder, [float(m) for m in args.close.split(",")])
     sys.stdout.flush()
+
+
+def close_calls(prompts, encoder: TextEncoder, margins: Sequence[float]) -> None:
+    """Print, per margin, how the reader's close calls mark its readings of the one-part, one-action
+    prompts that it reads by meaning."""
+    meaning = action_meaning.for_encoder(encoder)
+    single = [(text, ACTIONS.index(targets[0])) for text, targets, _ in prompts
+              if len(targets) == 1 and len(action_meaning.split_parts(text)) == 1
+              and action_meaning.named_in_every_part(text) is None]  # fmt: skip
+    read = [(meaning.actions(text) == [target], target, text) for text, target in single]
+    right = sum(ok for ok, _, _ in read)
+    print(f"close calls over {len(single)} one-part prompts read by meaning ({len(single) - right} misread):")
+    saved = action_meaning.CLOSE
+    try:
+        for margin in margins:
+            action_meaning.CLOSE = margin
+            marked = [(ok, target, meaning.close_calls(text)) for ok, target, text in read]
+            wrong = sum(1 for ok, _, close in marked if close and not ok)
+            fine = sum(1 for ok, _, close in marked if close and ok)
+            named = sum(1 for ok, target, close in marked if close and not ok and target in close[0][1])
+            print(f"  margin {margin:g}: marks {wrong} of {len(read) - right} misread and {fine} of {right} "
+                  f"right; names the right action beside {named} misread")
+    finally:
+        action_meaning.CLOSE = saved
 
 
 if __name__ == "__main__":
