@@ -634,8 +634,8 @@ def guessed_segment_readings(motion: Motion, plan: str) -> list[tuple[int, str, 
     """(segment number from 1, text, timeline, close calls) for each segment of a story or of `compose`
     whose action timeline is a guess (`generation.reading_is_a_guess`), as `generation.guessed_readings`
     says it of one clip; the timeline as `timeline_spec` writes it, in the segment's own seconds, the
-    close calls as `generation.close_calls` gives them. Segments that
-    followed no timeline, and those whose story line gave its actions, are left out."""
+    close calls as `generation.close_calls` gives them. Segments that followed no timeline, and those
+    whose story line gave its actions, are left out."""
     segments = motion.source.get("story") or motion.source.get("segments") or []
     read = motion.source.get("read") or []
     given = motion.source.get("given") or [""] * len(segments)  # a story line's own "| ACTIONS"
