@@ -133,6 +133,7 @@ def test_a_guessed_reading_is_in_the_answer_as_the_actions_that_correct_it(clien
     assert read["samples"] == [0] and read["actions"].startswith("celebrate:0-")
     given = client.post("/api/generate", json={"text": text, "seed": 1, "actions": read["actions"], **QUICK})
     assert given.json()["read_as"] is None and given.json()["frames"] == result["frames"]
+    assert given.json()["actions"] == read["actions"] and result["actions"] is None  # as given, or null
     named = client.post("/api/generate", json={"text": "a person jumps", "seconds": 1.0, **QUICK}).json()
     assert named["read_as"] is None
 

@@ -209,4 +209,5 @@ def test_continue_edit_and_tell_a_story_on_the_page(page):
     assert (sent["actions"], sent["seed"]) == ("lie_down:0-3", 0) and sent["text"].startswith("a girl plonks")
     wait_for_result(10)
     assert " read " not in page.inner_text("#caption") and page.is_hidden("#fixes")
+    assert "actions lie_down:0-3" in page.inner_text("#caption")  # what it was drawn with
     assert page.input_value("#actions") == ""  # the form is left as it was

@@ -200,6 +200,7 @@ class GenerateResponse(BaseModel):
     environment: str = Field(description="The environment the motion is labelled with.")
     theme: str
     warning: str | None = Field(description="The CLI's language warning, or null.")
+    actions: str | None = Field(description="The action timeline given with the request, or null.")
     read_as: list[Reading] | None = Field(
         description="How a prompt whose words name no action was read (a guess), or null."
     )

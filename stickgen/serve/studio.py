@@ -445,7 +445,7 @@ class Studio:
     def _store_result(self, job: Job, motions: list[Motion], read: list[dict] | None = None) -> Result:
         """Write the files of `job`'s sampled motions into a new result and register it; `read`: how
         a story's or continuation's segments were read (else the prompt's `guessed_readings`)."""
-        from stickgen.generation import guessed_readings
+        from stickgen.generation import guessed_readings, timeline_spec
         from stickgen.labels import environment_name
 
         result_id, folder = self.store.new_folder()
@@ -464,6 +464,7 @@ class Studio:
             "frames": motions[0].num_frames, "n": job.n, "steps": job.steps, "guidance": job.guidance,
             "plan": job.plan, "camera": job.camera, "environment": environment_name(motions[0].environment),
             "theme": job.theme, "warning": job.warning,
+            "actions": None if job.timeline is None else timeline_spec(job.timeline),
             "read_as": read or None,
             "files": files, "samples": samples,
         }  # fmt: skip

@@ -149,6 +149,7 @@ function describe(result) {
   if (result.n > 1) parts.push(`${result.n} samples`);
   if (result.environment !== "earth") parts.push(result.environment.replace("_", " "));
   if (result.warning) parts.push(`warning: ${result.warning}`);
+  if (result.actions) parts.push(`actions ${result.actions}`);
   // a prompt whose words name no action is read by meaning: a guess, which the actions field can correct
   // (a story line's or continuation's reading names its segment; a line's own "| ACTIONS" corrects it)
   for (const read of result.read_as || []) {
