@@ -210,4 +210,18 @@ def test_continue_edit_and_tell_a_story_on_the_page(page):
     wait_for_result(10)
     assert " read " not in page.inner_text("#caption") and page.is_hidden("#fixes")
     assert "actions lie_down:0-3" in page.inner_text("#caption")  # what it was drawn with
+    # in a story, the close call's button puts the action on that line and tells the story again
+    page.fill("#story", "# two lines\n1 a person walks\n\n2 a girl plonks down on the floor  # her line")
+    page.click("#tell")
+    wait_for_result(11)
+    assert "read segment 2 (“a girl plonks down on the floor”) as get_up:0-2 (close: lie_down)" in (
+        page.inner_text("#caption")
+    )
+    assert page.locator("#fixes button").all_inner_texts() == ["Line 2: try lie down"]
+    with page.expect_request("**/api/story") as request:
+        page.click("#fixes button")
+    fixed = "# two lines\n1 a person walks\n\n2 a girl plonks down on the floor | lie_down  # her line"
+    assert request.value.post_data_json["story"] == fixed and page.input_value("#story") == fixed
+    wait_for_result(12)
+    assert " read " not in page.inner_text("#caption") and page.is_hidden("#fixes")
     assert page.input_value("#actions") == ""  # the form is left as it was

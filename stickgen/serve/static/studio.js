@@ -91,7 +91,7 @@ function changeBody(fields) {
 
 function generate(event) {
   event.preventDefault();
-  return run("/api/generate", requestBody(), $("generate"));
+  return run("/api/generate", requestBody(), $("generate"), null, { made: "generate" });
 }
 
 function changeCurrent(kind) {
@@ -110,7 +110,9 @@ function changeCurrent(kind) {
   return run("/api/edit", changeBody(fields), $("edit-part"));
 }
 
-async function run(url, body, button, seedText = null) {
+// seedText: the seed as sent, when the form's seed field did not give it; extra: kept on the result
+// (a story's text, so that a line's close call can be put right in it).
+async function run(url, body, button, seedText = null, extra = {}) {
   button.disabled = true;
   $("error").hidden = true;
   $("status").textContent = "Generating…";
@@ -125,6 +127,7 @@ async function run(url, body, button, seedText = null) {
     const result = await response.json();
     result.seedText = seedText ?? ($("random-seed").checked ? String(result.seed) : $("seed").value.trim() || "0");
     result.elapsed = (performance.now() - started) / 1000;
+    Object.assign(result, extra);
     made.unshift(result);
     show(result);
     $("status").textContent = `Made in ${result.elapsed.toFixed(2)} s.`;
@@ -189,25 +192,39 @@ function downloadLinks(result) {
 }
 
 // A reading by meaning that was a close call: one button per action near it, which draws the same
-// prompt with the same seed and that action instead (one action read; a chained reading is fixed by
-// hand in the action timeline field).
+// prompt (or story, that line ending in "| ACTION") with the same seed and that action instead (one
+// action read; a chained reading is fixed by hand in the action timeline field or the story).
 function fixes(result) {
   const box = document.createElement("div");
   box.className = "examples";
   for (const read of result.read_as || []) {
     const spans = read.actions.split(",");
-    if (read.segment || !read.close || !read.close.length || spans.length !== 1) continue;
+    if (!read.close || !read.close.length || spans.length !== 1) continue;
+    // a story's line, or a generated prompt; not a continuation's or an edit's reading (the form fixes those)
+    if (read.segment ? !result.storyText : result.made !== "generate") continue;
     const times = spans[0].split(":")[1];
     for (const other of read.close) {
       const button = document.createElement("button");
       button.type = "button";
-      button.textContent = `Try ${other.replace("_", " ")} instead`;
+      const name = other.replace("_", " ");
+      button.textContent = read.segment ? `Line ${read.segment}: try ${name}` : `Try ${name} instead`;
+      if (read.segment) {
+        button.addEventListener("click", () => {
+          const story = withActions(result.storyText, read.segment, other);
+          $("story").value = story;
+          const fields = { story, steps: result.steps, guidance: result.guidance, theme: result.theme };
+          const body = JSON.stringify({ seed: "__SEED__", ...fields }).replace('"__SEED__"', result.seedText);
+          run("/api/story", body, button, result.seedText, { storyText: story });
+        });
+        box.append(button);
+        continue;
+      }
       button.addEventListener("click", () => {
         const fields = { text: result.text, n: result.n, seconds: result.seconds, actions: `${other}:${times}`,
                          steps: result.steps, guidance: result.guidance, theme: result.theme };
         if (result.camera) fields.camera = result.camera;
         const body = JSON.stringify({ seed: "__SEED__", ...fields }).replace('"__SEED__"', result.seedText);
-        run("/api/generate", body, button, result.seedText);
+        run("/api/generate", body, button, result.seedText, { made: "generate" });
       });
       box.append(button);
     }
@@ -215,6 +232,19 @@ function fixes(result) {
   box.id = "fixes";
   box.hidden = !box.children.length;
   return box;
+}
+
+// The story with its segment-th line (counted as the server counts them: comments and blank lines
+// skipped) ending in "| action" instead of any actions it had; a comment stays after it.
+function withActions(story, segment, action) {
+  let count = 0;
+  return story.split("\n").map((line) => {
+    const hash = line.indexOf("#");
+    const body = hash < 0 ? line : line.slice(0, hash);
+    if (!body.trim() || ++count !== segment) return line;
+    const comment = hash < 0 ? "" : `  ${line.slice(hash)}`;
+    return `${body.split("|")[0].trimEnd()} | ${action}${comment}`;
+  }).join("\n");
 }
 
 function show(result) {
@@ -259,6 +289,9 @@ function renderHistory(current) {
 $("form").addEventListener("submit", generate);
 $("continue").addEventListener("click", () => changeCurrent("continue"));
 $("edit-part").addEventListener("click", () => changeCurrent("part"));
-$("tell").addEventListener("click", () => run("/api/story", changeBody({ story: $("story").value }), $("tell")));
+$("tell").addEventListener("click", () => {
+  const story = $("story").value;
+  run("/api/story", changeBody({ story }), $("tell"), null, { storyText: story });
+});
 $("random-seed").addEventListener("change", () => { $("seed").disabled = $("random-seed").checked; });
 setUp();
