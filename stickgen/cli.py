@@ -164,9 +164,10 @@ def generate(
         typer.Option(
             help='Per-frame action timeline in seconds, e.g. "walk:0-2,jump:2-3". Spans must not overlap '
             "or end after --seconds; gaps are free motion. Without --seconds the clip ends with the "
-            "last span (at most 20 s). A prompt whose words name no action is read by meaning, a guess "
-            "that stickgen prints in this form, to be corrected here. With --after, --start or --end: "
-            "the new motion's actions (names alone, e.g. sit_down, also do).",
+            "last span (at most 20 s). Or actions in order by name, e.g. \"walk, jump\", each a share "
+            "of the clip in proportion to its typical length. A prompt whose words name no action is "
+            "read by meaning, a guess that stickgen prints in this form, to be corrected here. With "
+            "--after, --start or --end: the new motion's actions.",
             show_default=False,
         ),
     ] = None,

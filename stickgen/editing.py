@@ -52,6 +52,7 @@ from stickgen.generation import (
     default_seconds,
     environment_from_text,
     load_generator_checkpoint,
+    named_actions,
     parse_action_timeline,
     plan_timelines,
     read_seconds,
@@ -59,7 +60,7 @@ from stickgen.generation import (
     split_by_length,
     timeline_spec,
 )
-from stickgen.labels import action_id, environment_vector
+from stickgen.labels import environment_vector
 from stickgen.motion import Motion
 from stickgen.postprocess import clean_up, lift_above_floor, pin_feet
 from stickgen.ranges import DEFAULT_GUIDANCE, DEFAULT_STEPS, check_range, check_sampling, check_seed
@@ -482,17 +483,11 @@ def _segment(
 
 def _given_names(spec: str) -> list[int] | None:
     """The action ids of a segment's own actions given as names ("walk, sit_down"); None when they are
-    given as spans ("walk:0-2,sit_down:2-4"). One sentence for an unknown name, an empty list or a mix."""
-    parts = [p.strip() for p in spec.split(",") if p.strip()]
-    if not parts:
+    given as spans ("walk:0-2,sit_down:2-4"). One sentence for an unknown name, none at all or a mix
+    (`generation.named_actions`)."""
+    if not spec.replace(",", "").strip():
         raise StickgenError('No action follows the "|"; write e.g. | sit_down or | walk:0-2,sit_down:2-4.')
-    spans = [":" in p for p in parts]
-    if any(spans) and not all(spans):
-        raise StickgenError(
-            f"{spec.strip()!r} mixes names and spans; write names in order (walk, sit_down) or spans in "
-            "seconds (walk:0-2,sit_down:2-4)."
-        )
-    return None if all(spans) else [action_id(p) for p in parts]
+    return named_actions(spec)
 
 
 def check_given_actions(spec: str, seconds: float | None) -> float:

@@ -517,6 +517,22 @@ def parse_action_timeline(
     return timeline
 
 
+def named_actions(spec: str) -> list[int] | None:
+    """The action ids of actions given by name, in order ("walk, sit_down"); None when they are given
+    as spans in seconds ("walk:0-2,sit_down:2-4", `parse_action_timeline`) or not at all. One sentence
+    for an unknown name, or for names and spans mixed."""
+    from stickgen.labels import action_id
+
+    parts = [p.strip() for p in spec.split(",") if p.strip()]
+    spans = [":" in p for p in parts]
+    if any(spans) and not all(spans):
+        raise StickgenError(
+            f"{spec.strip()!r} mixes names and spans; write names in order (walk, sit_down) or spans in "
+            "seconds (walk:0-2,sit_down:2-4)."
+        )
+    return [action_id(p) for p in parts] if parts and not any(spans) else None
+
+
 def timeline_spec(actions: np.ndarray, fps: float = FPS) -> str:
     """A per-frame timeline in the form `parse_action_timeline` reads: "walk:0-3.08,sit_down:3.08-6";
     frames of −1 (free motion) are left out, as gaps. Seconds to two decimals: at 25 fps every frame
@@ -635,6 +651,10 @@ def check_request(
         raise StickgenError(f"Unknown camera {camera!r}; use one of {', '.join(CAMERA_CHOICES)}.")
     if seconds is not None:
         check_range("--seconds", seconds, MIN_SECONDS, MAX_SECONDS)
+    names = None if actions is None else named_actions(actions)
+    if names is not None:  # in order, each a share of the clip in proportion to its typical length
+        seconds = default_seconds(prompt, names) if seconds is None else seconds
+        return prompt, float(seconds), split_by_length(names, int(round(seconds * FPS)))
     timeline = None if actions is None else parse_action_timeline(actions, seconds=seconds)
     if seconds is None:
         seconds = max(MIN_SECONDS, len(timeline) / FPS) if timeline is not None else default_seconds(prompt)

@@ -209,6 +209,23 @@ def test_a_close_call_is_said_beside_the_reading_with_the_actions_near_it(tmp_pa
     assert "close" not in load_motion(tmp_path / "b.npz").source
 
 
+def test_actions_may_be_named_in_order_instead_of_given_as_spans():
+    from stickgen.errors import StickgenError
+    from stickgen.generation import check_request, default_seconds, split_by_length
+    from stickgen.labels import action_id
+
+    sit, walk, jump = (action_id(name) for name in ("sit_down", "walk", "jump"))
+    prompt, seconds, timeline = check_request("a girl plonks down on the floor", actions="sit_down")
+    assert seconds == default_seconds(prompt, [sit]) == 5.0  # as long as generate makes a sit-down
+    assert len(timeline) == 125 and (timeline == sit).all()
+    _, seconds, timeline = check_request("a person moves", actions="walk, jump", seconds=4.0)
+    assert seconds == 4.0 and timeline.tolist() == split_by_length([walk, jump], 100).tolist()
+    with pytest.raises(StickgenError, match="mixes names and spans"):
+        check_request("a person moves", actions="walk, jump:0-1")
+    with pytest.raises(StickgenError, match="Unknown action 'flap'"):
+        check_request("a person moves", actions="flap")
+
+
 def test_generate_help_gives_the_ranges():
     result = run("generate", "--help", cwd=".")
     text = " ".join(result.stdout.split())

@@ -217,7 +217,7 @@ BAD_BODIES = {
     "n 0": {"text": "a person jumps", "n": 0},
     "n 100": {"text": "a person jumps", "n": 100},
     "unknown environment": {"text": "a person jumps", "environment": "jupiter"},
-    "actions without times": {"text": "a person jumps", "actions": "jump"},
+    "actions mixed": {"text": "a person jumps", "actions": "walk, jump:0-1"},
     "actions unknown": {"text": "a person jumps", "actions": "fly:0-2"},
     "actions overlap": {"text": "a person jumps", "actions": "walk:0-2,jump:1-3"},
     "actions after seconds": {"text": "a person jumps", "actions": "jump:0-5", "seconds": 3},
