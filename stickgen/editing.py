@@ -390,11 +390,11 @@ def _continue(
         frames = int(round(segment.seconds * FPS))
         if segment.actions is None:
             timeline = engine.timeline(segment.text, frames)
+            closes.append(close_calls(segment.text, engine.plan, engine.text_encoder))
         else:
             timeline = given_timeline(segment.actions, frames)
+            closes.append([])
         specs.append(timeline_spec(timeline, FPS))
-        given = segment.actions is not None
-        closes.append([] if given else close_calls(segment.text, engine.plan, engine.text_encoder))
         direction = direction_in_text(segment.text)
         closing = end is not None and i == len(segments) - 1
         done = 0
@@ -473,10 +473,9 @@ def _segment(
     if seconds is None and actions is None:
         return Segment(prompt, default_seconds(prompt), default=True)
     if actions is not None:
-        check_given_actions(actions, seconds)
+        end = check_given_actions(actions, seconds)
     if seconds is None:  # as long as the given actions: their spans' end, or the names' typical lengths
-        names = _given_names(actions)
-        seconds = _spans_end(actions) if names is None else default_seconds(prompt, names)
+        seconds = end or default_seconds(prompt, _given_names(actions))
     seconds = float(check_range(where, seconds, MIN_SECONDS, MAX_SEGMENT_SECONDS))
     return Segment(prompt, seconds, actions=actions)
 
@@ -728,15 +727,14 @@ def edit_motion(clip: Motion, text: str, *, part: str, start: float | None = Non
     prompt = check_prompt(text)
     edited = part_joints(part)
     given = actions  # (`actions` is the clip's below)
-    if given is not None:
-        check_given_actions(given, None)  # an unreadable one is refused before the clip is worked on
+    end = 0.0 if given is None else check_given_actions(given, None)  # refused before the clip is read
     clip = _canonical(clip)
     span = _span(clip, start, stop)
     length = (span[1] - span[0]) / FPS
-    if given is not None and _given_names(given) is None and _spans_end(given) > length:
+    if end > length:
         raise StickgenError(
-            f"The actions run to {_spans_end(given):g} s, past the edited span's {length:g} s (their seconds "
-            "count from the span's start)."
+            f"The actions run to {end:g} s, past the edited span's {length:g} s (their seconds count from "
+            "the span's start)."
         )
     a, b = _calm_edges(clip.joints, *span, edited)
     engine = _engine(options)

@@ -191,6 +191,7 @@ def generate_requests(
     contacts = torch.sigmoid(out.physics[..., 4:]).float().cpu().numpy() > 0.5  # (B, T, 2)
     action_ids = out.action_logits.argmax(dim=-1).cpu().numpy()  # (B, T)
     results, b = [], 0
+    closes: dict[str, list] = {}  # a prompt's close calls, read once however many samples it has
     for r, timeline in zip(requests, timelines, strict=True):
         motions = []
         for k, prompt in enumerate(r.prompts):
@@ -200,7 +201,9 @@ def generate_requests(
             # the action timeline the motion followed, which its `actions` then are: "given" with the
             # request, "planned" by `plan`, or None (its `actions` are the action head's reading of it)
             followed = None if (timeline[k] < 0).all() else "given" if r.actions is not None else "planned"
-            close = close_calls(prompt, plan, text_encoder) if followed == "planned" else []
+            if followed == "planned" and prompt not in closes:
+                closes[prompt] = close_calls(prompt, plan, text_encoder)
+            close = closes.get(prompt, []) if followed == "planned" else []
             motions.append(
                 Motion(
                     joints,

@@ -72,11 +72,16 @@ function requestBody() {
     fields.seed = null;
   } else if (/^-?\d+$/.test(seed)) {
     const digits = seed.replace(/^(-?)0+(?=\d)/, "$1");
-    return JSON.stringify({ seed: "__SEED__", ...fields }).replace('"__SEED__"', digits);
+    return withSeed(fields, digits);
   } else {
     fields.seed = seed === "" ? 0 : seed; // the server says why a non-number is refused
   }
   return JSON.stringify(fields);
+}
+
+// A body with the seed spliced in as its digits (a seed the server answered, or one already sent).
+function withSeed(fields, digits) {
+  return JSON.stringify({ seed: "__SEED__", ...fields }).replace('"__SEED__"', digits);
 }
 
 // The seed, guidance, steps and theme of the form, for a change or a story.
@@ -213,8 +218,7 @@ function fixes(result) {
           const story = withActions(result.storyText, read.segment, other);
           $("story").value = story;
           const fields = { story, steps: result.steps, guidance: result.guidance, theme: result.theme };
-          const body = JSON.stringify({ seed: "__SEED__", ...fields }).replace('"__SEED__"', result.seedText);
-          run("/api/story", body, button, result.seedText, { storyText: story });
+          run("/api/story", withSeed(fields, result.seedText), button, result.seedText, { storyText: story });
         });
         box.append(button);
         continue;
@@ -223,8 +227,7 @@ function fixes(result) {
         const fields = { text: result.text, n: result.n, seconds: result.seconds, actions: `${other}:${times}`,
                          steps: result.steps, guidance: result.guidance, theme: result.theme };
         if (result.camera) fields.camera = result.camera;
-        const body = JSON.stringify({ seed: "__SEED__", ...fields }).replace('"__SEED__"', result.seedText);
-        run("/api/generate", body, button, result.seedText, { made: "generate" });
+        run("/api/generate", withSeed(fields, result.seedText), button, result.seedText, { made: "generate" });
       });
       box.append(button);
     }
