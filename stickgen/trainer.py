@@ -507,7 +507,7 @@ class _State:
         self.step, self.epoch, self.position, self.best = (
             state["step"], state["epoch"], state["position"], state["best"]
         )  # fmt: skip
-        torch.set_rng_state(state["torch_rng"])
+        torch.set_rng_state(state["torch_rng"].cpu())  # map_location moved it to the device
 
     def save(self, folder: Path) -> None:
         tmp = folder / f".{STATE_FILE}.tmp"

@@ -95,6 +95,16 @@ def test_a_time_limit_stops_with_a_checkpoint_and_the_run_resumes_exactly(tmp_pa
         assert torch.equal(a, b)
 
 
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
+def test_a_run_on_a_gpu_resumes(tmp_path):
+    # The training state is loaded onto the run's device; the CPU generator's state must come back to
+    # the CPU (a GPU stage stopped at its time limit could not be resumed before).
+    data, config = tiny_data(), tiny_config(6, device="cuda")
+    first = train(config, data, tmp_path / "run", progress=False, stop_after=3)
+    assert first.steps == 3
+    assert train(config, data, tmp_path / "run", progress=False).steps == 6
+
+
 @pytest.mark.parametrize("minutes", [-1.0, float("nan"), float("inf")])
 def test_a_time_limit_must_be_a_number_of_minutes(tmp_path, minutes):
     with pytest.raises(StickgenError, match="--minutes must be"):
