@@ -742,13 +742,18 @@ def data_embed(
     encoder: Annotated[
         str, typer.Option(help="Sentence-transformers name or folder (docs/text.md).")
     ] = "all-MiniLM-L6-v2",
+    device: Annotated[
+        str, typer.Option(help="auto, cpu or cuda: a GPU embeds a 40,000-clip dataset several times faster.")
+    ] = "auto",
 ) -> None:
     """Embed every description of a dataset once, into the persistent embedding cache."""
     from stickgen.dataset import Dataset
+    from stickgen.generation import pick_device
     from stickgen.text import embed_texts
 
+    where = pick_device(device)
     unique = sorted({t for clip in Dataset(dataset).all_texts() for t in clip})
-    vectors = embed_texts(unique, encoder, progress=True)
+    vectors = embed_texts(unique, encoder, progress=True, device=where)
     typer.echo(f"{len(unique)} descriptions embedded by {encoder} ({vectors.shape[1]}-dim).", err=True)
     typer.echo(dataset)
 

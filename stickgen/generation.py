@@ -594,7 +594,8 @@ def guessed_readings(motions: Sequence[Motion], plan: str) -> dict[str, list[int
     return read
 
 
-def _pick_device(device: str) -> str:
+def pick_device(device: str) -> str:
+    """"auto", "cpu" or "cuda" -> "cpu" or "cuda"; one sentence if it cannot be had."""
     if device == "auto":
         return "cuda" if torch.cuda.is_available() else "cpu"
     if device == "cuda" and not torch.cuda.is_available():
@@ -612,7 +613,7 @@ def load_generator_checkpoint(checkpoint: str | Path | None = None, device: str 
     folder = default_checkpoint() if checkpoint is None else Path(checkpoint)
     _, encoder, _ = read_checkpoint_config(folder)
     local = TextEncoder(encoder["name"]).identity.to_dict()
-    return load_checkpoint(folder, expected_encoder=local, device=_pick_device(device))
+    return load_checkpoint(folder, expected_encoder=local, device=pick_device(device))
 
 
 def check_request(

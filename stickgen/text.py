@@ -437,9 +437,9 @@ def _no_transformers_bars() -> Iterator[None]:
             logging.enable_progress_bar()
 
 
-def embed_texts(texts: list[str], encoder_name: str, *, progress: bool) -> np.ndarray:
+def embed_texts(texts: list[str], encoder_name: str, *, progress: bool, device: str = "cpu") -> np.ndarray:
     """Embed a dataset's texts once through the default cache -> float32 (N, D); duplicates share work."""
-    return TextEncoder(encoder_name).encode(texts, progress=progress)
+    return TextEncoder(encoder_name, device=device).encode(texts, progress=progress)
 
 
 def _missing_sentence(name: str, problem: str) -> str:

@@ -446,3 +446,18 @@ def test_data_embed_fills_the_cache_for_a_dataset_once(tiny_folder, tmp_path):
         "print(e.load_count)"
     )
     assert _run_python(code).strip() == "0"  # every description is in the cache: no model load
+
+
+def test_data_embed_refuses_an_unknown_device_in_one_sentence(tiny_folder, tmp_path):
+    from stickgen.dataset import DatasetWriter
+    from stickgen.motion import Motion
+
+    writer = DatasetWriter(tmp_path / "ds", source={"test": True}, seed=0)
+    writer.add(Motion(np.zeros((3, 16, 2)), texts=["a person waves"]))
+    writer.finalize()
+    command = ["data", "embed", str(tmp_path / "ds"), "--encoder", str(tiny_folder), "--device", "tpu"]
+    done = subprocess.run(
+        [sys.executable, "-m", "stickgen", *command], capture_output=True, text=True, env=os.environ.copy()
+    )
+    assert done.returncode != 0 and "Traceback" not in done.stderr
+    assert "Unknown device 'tpu'; use auto, cpu or cuda." in done.stderr
