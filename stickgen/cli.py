@@ -743,7 +743,7 @@ def data_embed(
         str, typer.Option(help="Sentence-transformers name or folder (docs/text.md).")
     ] = "all-MiniLM-L6-v2",
     device: Annotated[
-        str, typer.Option(help="auto, cpu or cuda: a GPU embeds a 40,000-clip dataset several times faster.")
+        str, typer.Option(help="auto, cpu or cuda; auto runs the encoder on a GPU where there is one.")
     ] = "auto",
 ) -> None:
     """Embed every description of a dataset once, into the persistent embedding cache."""
