@@ -179,6 +179,15 @@ def test_a_long_caption_wraps_to_at_most_two_lines_that_fit_the_width():
     assert caption_band("", 256, 11, "light").shape == (0, 256)
 
 
+@pytest.mark.parametrize("first, second", [("café", "cafè"), ("он бег", "он жим"), ("άλμα", "βήμα")])
+def test_a_caption_outside_ascii_shows_its_letters_not_boxes(first, second):
+    # Pillow's own font draws every letter outside ASCII as the same box, so two such captions of one
+    # length came out identical; each letter must show.
+    a, b = caption_band(first, 256, 14, "light"), caption_band(second, 256, 14, "light")
+    assert a.any() and (a.shape != b.shape or not np.array_equal(a, b))
+    assert not np.array_equal(caption_band("cafe", 256, 14, "light"), a)
+
+
 def test_trail_draws_the_pelvis_path_behind_a_walking_figure():
     motion = side_walk(30, distance=3.0)
     with_trail = render_levels(motion, trail=True)[-1]

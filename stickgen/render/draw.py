@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
@@ -150,7 +151,7 @@ def caption_band(text: str, width: int, font_size: int, theme: str | Theme) -> n
     if not text.strip():
         return np.zeros((0, width), dtype=np.uint8)
     t = get_theme(theme)
-    font = ImageFont.load_default(size=font_size)
+    font = caption_font(text, font_size)
     pad = max(2, font_size // 2)
     lines = _wrap(" ".join(text.split()), font, width - 2 * pad)
     line_height = round(1.3 * font_size)
@@ -161,6 +162,19 @@ def caption_band(text: str, width: int, font_size: int, theme: str | Theme) -> n
         draw.text((width / 2, pad + (i + 0.5) * line_height), line, fill=level, font=font, anchor="mm")
     # FreeType antialiases in 0..255; bring that onto the palette's levels.
     return np.rint(np.asarray(band, dtype=np.float32) * (INK / 255.0)).astype(np.uint8)
+
+
+def caption_font(text: str, size: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
+    """The font a caption is drawn in: Pillow's own for plain ASCII; DejaVu Sans (shipped inside
+    matplotlib) for any other text, since Pillow's draws every letter outside ASCII ("é", "б", "α") as
+    the same box. DejaVu covers Latin, Greek, Cyrillic and more, but not Chinese, Japanese or Korean."""
+    if not text.isascii():
+        import matplotlib  # a dependency already; only its data folder is needed
+
+        wide = Path(matplotlib.get_data_path()) / "fonts" / "ttf" / "DejaVuSans.ttf"
+        if wide.is_file():
+            return ImageFont.truetype(str(wide), size)
+    return ImageFont.load_default(size=size)
 
 
 def _wrap(text: str, font: ImageFont.ImageFont | ImageFont.FreeTypeFont, width: float) -> list[str]:
