@@ -28,11 +28,17 @@ PACKED = Path(__file__).parent / "minilm"
 
 
 def main() -> None:
-    folder = Path(os.environ["STICKGEN_MODELS_DIR"]) / "sentence-transformers__all-MiniLM-L6-v2"
+    folder = unpack(PACKED, Path(os.environ["STICKGEN_MODELS_DIR"]))
+    print(f"rebuilt {folder}")
+
+
+def unpack(packed: Path, models_dir: Path) -> Path:
+    """Rebuild the encoder packed in `packed` under `models_dir`, filed under the package's id; its folder."""
+    folder = models_dir / "sentence-transformers__all-MiniLM-L6-v2"
     shutil.rmtree(folder, ignore_errors=True)
-    shutil.copytree(PACKED, folder, ignore=shutil.ignore_patterns("small.safetensors", "meta.json"))
-    meta = json.loads((PACKED / "meta.json").read_text())
-    small = load_file(str(PACKED / "small.safetensors"))
+    shutil.copytree(packed, folder, ignore=shutil.ignore_patterns("small.safetensors", "meta.json"))
+    meta = json.loads((packed / "meta.json").read_text())
+    small = load_file(str(packed / "small.safetensors"))
     rows, kept = small.pop("__rows"), small.pop("__kept")
     table = torch.zeros(meta["shape"], dtype=torch.float32)
     table[kept] = rows.float()
@@ -44,7 +50,7 @@ def main() -> None:
     memo = default_cache_dir() / "folder-hashes" / f"{key}.json"
     memo.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_text(memo, json.dumps({"id": meta["package_id"], "folder": str(folder)}))
-    print(f"rebuilt {folder} ({len(kept)} word rows)")
+    return folder
 
 
 if __name__ == "__main__":
