@@ -14,6 +14,11 @@
    overlapping windows, in this process after one warm-up, and by a whole `stickgen story` process
    writing a .npz (warm embedding cache).
 
+5. With `--sizes 320x6,384x6`: the model time of 1. and the bfloat16 size of models shaped like the
+   checkpoint's but with another width × depth (d_model × n_layers, random weights: the time does not
+   depend on them), interleaved with the checkpoint itself, and the ratios: which wider model still
+   fits ≤ 0.5 s and the bundled checkpoint's ≤ 30 MB.
+
 4. With `--busy`: the model time of 1. and the warm `stickgen generate` of 2. while another process
    keeps one core busy (a Python loop), with torch's threads fitted to the free cores
    (stickgen/threads.py, the default) and, side by side, with torch's usual number of threads (as
@@ -26,6 +31,7 @@ prompt is cached.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import statistics
 import subprocess
@@ -38,6 +44,7 @@ import torch
 
 from stickgen import threads
 from stickgen.generation import load_generator_checkpoint
+from stickgen.model import StickFigureTransformer
 from stickgen.ranges import DEFAULT_GUIDANCE, DEFAULT_STEPS, GUIDANCE_UNTIL
 from stickgen.sampling import network_evaluations, sample
 
@@ -127,8 +134,12 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--story-only", action="store_true", help="time only the 60-second story (3.)")
     parser.add_argument("--busy", action="store_true", help="time only with one core kept busy (4.)")
+    parser.add_argument("--sizes", default=None, help="time only other widths x depths: 320x6,384x6 (5.)")
     args = parser.parse_args()
     print(f"torch {torch.__version__}, {torch.get_num_threads()} threads")
+    if args.sizes:
+        sizes(args)
+        return
     if args.story_only:
         story(args)
         return
@@ -166,6 +177,39 @@ def story(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         seconds = story_process_time(args.checkpoint, Path(tmp))
     print(f"stickgen story, the same story written to .npz: {seconds:.2f} s")
+
+
+def sizes(args: argparse.Namespace) -> None:
+    ckpt = load_generator_checkpoint(args.checkpoint, "cpu")
+    models = {f"{ckpt.config.d_model}x{ckpt.config.n_layers} (the checkpoint)": ckpt.model}
+    for size in args.sizes.split(","):
+        width, depth = (int(n) for n in size.lower().split("x"))
+        config = dataclasses.replace(ckpt.config, d_model=width, n_layers=depth)
+        models[f"{width}x{depth}"] = StickFigureTransformer(config).eval()
+    text = torch.randn(1, ckpt.config.text_dim)
+    text = text / text.norm()
+
+    def once(model: StickFigureTransformer) -> float:
+        start = time.perf_counter()
+        sample(model, frames=250, text=text, generator=torch.Generator().manual_seed(0))
+        return time.perf_counter() - start
+
+    runs = max(args.runs, 5)
+    times: dict[str, list[float]] = {name: [] for name in models}
+    for model in models.values():
+        once(model)
+    for _ in range(runs):
+        for name, model in models.items():
+            times[name].append(once(model))
+    base = statistics.median(next(iter(times.values())))
+    print(f"model time of a 10 s clip (the default sampler), medians of {runs} interleaved runs")
+    print("| d_model x n_layers | parameters | bfloat16 | model time | ratio |")
+    print("|---|---|---|---|---|")
+    for name, model in models.items():
+        count = sum(p.numel() for p in model.parameters())
+        median = statistics.median(times[name])
+        size = f"{2 * count / 1e6:.1f} MB"
+        print(f"| {name} | {count / 1e6:.1f}M | {size} | {median:.3f} s | {median / base:.2f}x |")
 
 
 def busy(args: argparse.Namespace) -> None:
