@@ -73,23 +73,30 @@ def model_times(
     """The median model time of one 10 s clip for each sampler, the samplers interleaved."""
     threads.ENABLED = fit
     ckpt = load_generator_checkpoint(checkpoint, "cpu")
-    text = torch.randn(1, ckpt.config.text_dim)
+    # each sampler once, even if named twice
+    jobs = {(steps, until): (ckpt.model, steps, until) for steps, until in samplers}
+    return clip_times(jobs, ckpt.config.text_dim, runs)
+
+
+def clip_times(jobs: dict, text_dim: int, runs: int) -> dict:
+    """For each key of `jobs`, (model, steps, guidance_until): the median time of sampling one 10 s
+    clip, after one warm-up each, the jobs interleaved run by run."""
+    text = torch.randn(1, text_dim)
     text = text / text.norm()
 
-    def once(sampler: Sampler) -> float:
-        steps, until = sampler
+    def once(model: StickFigureTransformer, steps: int, until: float) -> float:
         start = time.perf_counter()
-        sample(ckpt.model, frames=250, text=text, steps=steps, guidance_until=until,
+        sample(model, frames=250, text=text, steps=steps, guidance_until=until,
                generator=torch.Generator().manual_seed(0))  # fmt: skip
         return time.perf_counter() - start
 
-    times: dict[Sampler, list[float]] = {s: [] for s in samplers}  # each sampler once, even if named twice
-    for s in times:
-        once(s)
+    times: dict = {key: [] for key in jobs}
+    for job in jobs.values():
+        once(*job)
     for _ in range(runs):
-        for s in times:
-            times[s].append(once(s))
-    return {s: statistics.median(t) for s, t in times.items()}
+        for key, job in jobs.items():
+            times[key].append(once(*job))
+    return {key: statistics.median(t) for key, t in times.items()}
 
 
 def process_time(checkpoint: str | None, cache_dir: str, out: Path, *, fit: bool = True) -> float:
@@ -186,28 +193,16 @@ def sizes(args: argparse.Namespace) -> None:
         width, depth = (int(n) for n in size.lower().split("x"))
         config = dataclasses.replace(ckpt.config, d_model=width, n_layers=depth)
         models[f"{width}x{depth}"] = StickFigureTransformer(config).eval()
-    text = torch.randn(1, ckpt.config.text_dim)
-    text = text / text.norm()
-
-    def once(model: StickFigureTransformer) -> float:
-        start = time.perf_counter()
-        sample(model, frames=250, text=text, generator=torch.Generator().manual_seed(0))
-        return time.perf_counter() - start
-
     runs = max(args.runs, 5)
-    times: dict[str, list[float]] = {name: [] for name in models}
-    for model in models.values():
-        once(model)
-    for _ in range(runs):
-        for name, model in models.items():
-            times[name].append(once(model))
-    base = statistics.median(next(iter(times.values())))
+    steps, until = DEFAULT
+    times = clip_times({name: (m, steps, until) for name, m in models.items()}, ckpt.config.text_dim, runs)
+    base = next(iter(times.values()))
     print(f"model time of a 10 s clip (the default sampler), medians of {runs} interleaved runs")
     print("| d_model x n_layers | parameters | bfloat16 | model time | ratio |")
     print("|---|---|---|---|---|")
     for name, model in models.items():
         count = sum(p.numel() for p in model.parameters())
-        median = statistics.median(times[name])
+        median = times[name]
         size = f"{2 * count / 1e6:.1f} MB"
         print(f"| {name} | {count / 1e6:.1f}M | {size} | {median:.3f} s | {median / base:.2f}x |")
 
