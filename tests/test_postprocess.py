@@ -227,7 +227,14 @@ def test_actions_named_in_a_prompt():
         ("she moves from standing to sitting", ["sit_down"]),
         ("a person goes from standing, to kneeling", ["kneel"]),
         ("someone walks from the kitchen to the door", ["walk"]),  # no posture: the words as before
-        ("a person goes from crouching to sitting", ["crouch", "sit_down"]),  # a pair without an action
+        ("a person goes from crouching to sitting", ["sit_down"]),  # a pair without an action: the words,
+        # less the posture it starts in (below)
+        # a posture after "from" alone is where the action starts, not an action after it
+        ("someone gets back up from lying on their back", ["get_up"]),  # was get_up, lie_down
+        ("a kid gets back up from kneeling gloomily", ["get_up"]),  # was get_up, kneel
+        ("the figure gets back on its feet from lying face down", ["get_up"]),
+        ("he lies down, then gets up from lying down", ["lie_down", "get_up"]),
+        ("lying on the floor, he waves", ["lie_down", "wave"]),  # no "from": the words as before
     ],
 )
 def test_a_change_of_posture_is_the_action_that_ends_in_the_second(text, names):
