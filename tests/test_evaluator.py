@@ -19,8 +19,10 @@ from stickgen.errors import StickgenError
 from stickgen.evaluate import (
     HALVES_RATIO,
     EvalOptions,
+    _action_accuracy,
     check_report_folder,
     evaluate,
+    one_action,
     report_markdown,
     sanity_checks,
     split_halves,
@@ -206,6 +208,22 @@ def test_majority_action_ignores_unknown_frames():
     assert majority_action(np.array([-1, -1])) == -1
 
 
+def test_action_accuracy_is_also_told_apart_for_clips_of_one_action_and_chained_ones():
+    joints = np.zeros((6, 16, 2))
+    single = Motion(joints, fps=25.0, texts=["x"], actions=np.array([-1, 4, 4, 4, 4, 4]))
+    chained = Motion(joints, fps=25.0, texts=["x"], actions=np.array([4, 4, 4, 9, 9, 4]))
+    assert one_action(single) and not one_action(chained)
+    assert not one_action(Motion(joints, fps=25.0, texts=["x"], actions=np.full(6, -1)))
+    labels = np.array([4, 4, 9, 9, -1])
+    predicted = np.array([4, 7, 9, 1, 3])
+    is_single = np.array([True, True, False, False, False])
+    values = _action_accuracy(predicted, labels, is_single)
+    assert values == {"action_accuracy": 0.5, "action_accuracy_one": 0.5, "action_accuracy_several": 0.5}
+    values = _action_accuracy(np.array([4, 4, 1, 1, 3]), labels, is_single)
+    assert values["action_accuracy_one"] == 1.0 and values["action_accuracy_several"] == 0.0
+    assert "action_accuracy_several" not in _action_accuracy(predicted[:2], labels[:2], is_single[:2])
+
+
 def test_a_generator_that_ignores_the_text_scores_worse_than_a_faithful_one(evaluator, test_clips):
     options = EvalOptions(seeds=2, mm_texts=12, mm_repeats=3)
     good = evaluate(test_clips, faithful, evaluator, embed, options).summary()
@@ -221,7 +239,12 @@ def test_a_generator_that_ignores_the_text_scores_worse_than_a_faithful_one(eval
 @pytest.mark.slow
 def test_the_report_folder_holds_the_report_metrics_plots_and_a_grid(evaluator, test_clips, tmp_path):
     options = EvalOptions(seeds=2, mm_texts=8, mm_repeats=2, grid_clips=2)
-    result = evaluate(test_clips, faithful, evaluator, embed, options, setup={"checkpoint": "faithful"})
+    def chained(m: Motion) -> Motion:  # another action in the clip's first third
+        actions = np.where(np.arange(m.num_frames) < m.num_frames // 3, (m.actions + 1) % 60, m.actions)
+        return Motion(m.joints, fps=m.fps, texts=m.texts, actions=actions)
+
+    clips = [chained(m) if i % 4 == 0 else m for i, m in enumerate(test_clips)]
+    result = evaluate(clips, faithful, evaluator, embed, options, setup={"checkpoint": "faithful"})
     written = write_report(result, tmp_path / "report")
     names = {p.name for p in written}
     assert names == {"report.md", "metrics.json", "retrieval.png", "physics.png", "sanity.png", "grid.gif"}
@@ -229,6 +252,9 @@ def test_the_report_folder_holds_the_report_metrics_plots_and_a_grid(evaluator, 
     assert metrics["setup"]["test_clips"] == 96 and metrics["passed"]["jitter_monotonic"]
     report = (tmp_path / "report" / "report.md").read_text()
     assert "| generated |" in report and "Sanity checks" in report and "faithful" in report
+    one = metrics["setup"]["one_action_clips"]
+    assert one == 72 and "(72 of the 96 test clips)" in report
+    assert "action_accuracy_one" in metrics["generated"] and "action_accuracy_several" in metrics["real"]
     for name in ("retrieval.png", "physics.png", "sanity.png"):
         Image.open(tmp_path / "report" / name).verify()
     with Image.open(tmp_path / "report" / "grid.gif") as grid:
