@@ -37,3 +37,34 @@ def test_the_packed_encoder_rebuilds_to_the_package_for_our_descriptions(tmp_pat
     packed = SentenceTransformer(str(folder), device="cpu").encode(texts)
     cosine = (exact * packed).sum(1) / np.linalg.norm(exact, axis=1) / np.linalg.norm(packed, axis=1)
     assert cosine.min() > 0.99999 and np.abs(exact - packed).max() < 2e-3
+
+
+def test_a_checkpoint_packed_in_8_bits_rebuilds_to_within_its_rounding_and_loads(tmp_path):
+    import torch
+    from safetensors.torch import load_file
+
+    from stickgen.checkpoint import load_checkpoint
+    from stickgen.generation import default_checkpoint
+
+    tool = _tool("pack_init")
+    bundled = default_checkpoint()
+    packed = tool.pack(bundled, tmp_path / "packed")
+    small = load_file(str(packed / tool.WEIGHTS))
+    matrices = [k for k in small if k + tool.SCALE in small]
+    assert matrices and all(small[k].dtype == torch.int8 for k in matrices)
+    size = sum(p.stat().st_size for p in packed.iterdir())
+    assert size < 0.6 * sum(p.stat().st_size for p in bundled.iterdir())  # 8 bits against 16
+
+    rebuilt = tool.unpack(packed, tmp_path / "rebuilt")
+    before, after = load_file(str(bundled / tool.WEIGHTS)), load_file(str(rebuilt / tool.WEIGHTS))
+    assert before.keys() == after.keys()
+    for name, weight in before.items():
+        weight = weight.float()
+        rows = weight.reshape(weight.shape[0], -1) if weight.ndim >= 2 else weight[None]
+        bound = rows.abs().amax(dim=1, keepdim=True) / 254 + 1e-8  # half a step of 1/127 of a row's largest
+        error = (after[name].reshape(rows.shape) - rows).abs()
+        assert (error <= bound * 1.001).all(), name
+        if name not in matrices:
+            assert torch.equal(after[name], weight), name  # the rest travels as it is
+    model = load_checkpoint(rebuilt)  # a checkpoint `init` can take
+    assert torch.equal(model.norm_mean, load_checkpoint(bundled).norm_mean)

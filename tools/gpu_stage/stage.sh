@@ -11,6 +11,9 @@
 #   cat ck.tar.* | tar xf -
 # A second call on the same warm machine resumes the run: RESUME=1 (the data and the cache are kept).
 # EXTRA adds options to `stickgen train` (a dry run here: EXTRA="--set batch_size=16 --set device=cpu").
+# INIT=1 trains from the checkpoint packed in tools/gpu_stage/init/ (pack_init.py; carry that folder
+# too, and leave the bundled checkpoint out of the tree with slim_tree.sh): it is rebuilt as runs/init
+# and given to the run as its `init`, in place of the config's.
 set -o pipefail
 : "${CONFIG:?set CONFIG}" "${DATA_SEED:?set DATA_SEED}" "${STEPS:?set STEPS}"
 [ -n "${MINUTES:-}" ] || [ -n "${CALL_SECONDS:-}" ] || { echo "set MINUTES or CALL_SECONDS" >&2; exit 2; }
@@ -24,6 +27,10 @@ if [ -z "${RESUME:-}" ]; then
     python3 tools/gpu_stage/coverage.py "$DATA"; stamp coverage
     python3 -m stickgen data embed "$DATA" --device auto 2>&1 | tail -2 || exit 1; stamp embed
 fi
+if [ -n "${INIT:-}" ] && [ -z "${RESUME:-}" ]; then
+    python3 tools/gpu_stage/pack_init.py --unpack runs/init || exit 1; stamp init
+fi
+[ -n "${INIT:-}" ] && EXTRA="--set init=runs/init ${EXTRA:-}"
 if [ -z "${MINUTES:-}" ]; then
     MINUTES=$(python3 -c "print(round(max(0.5, ($CALL_SECONDS - ($(date +%s) - $t0) - 100) / 60), 2))")
 fi
