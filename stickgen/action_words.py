@@ -34,8 +34,8 @@ _FROM_TO = rf" from {_OWNER}{_POSTURE}(?: (?:on|in) {_OWNER}[a-z]+)? (?:up )?(?:
 _CHANGE = re.compile(_FROM_TO.replace(" ", " +"))  # a comma between two words leaves two spaces
 # "gets back up from lying on its back": the posture an action starts in. Matches that start at its
 # posture word are dropped, so the text names the getting up alone, not a lie_down after it (the
-# synthesizer describes get_up clips so: 17 of the 18 single-action get_up clips of data/synth's test
-# split read as get_up + lie_down or stand_up before; the evaluation drew them that way).
+# synthesizer describes get_up clips so: 133 of the 7,975 captions of data/synth's test split read
+# otherwise before, most of them a get_up followed by the lie_down or kneel it starts from).
 _START = re.compile(rf" from +{_OWNER}(?=(?:sitting|seated|lying|kneeling|crouching|squatting)\b)")
 _CHANGES = {
     ("sitting", "standing"): "stand_up", ("seated", "standing"): "stand_up",
