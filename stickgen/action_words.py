@@ -10,7 +10,8 @@ names no action, past tenses are not matched, and a verb with a second meaning i
 action ("boxes" is `punch`); a text without any known phrase names no action (−1). A change of
 posture, "from sitting to standing", names the action that ends in the second posture (`_CHANGES`);
 a posture after "from" alone ("gets back up from lying on its back", "from kneeling") is where the
-action starts, and names no action of its own (`_START`).
+action starts, and names no action of its own (`_START`). Words that name two actions ("gets up":
+get_up from the floor, stand_up from a seat) name the one that starts where the action before ends.
 """
 
 from __future__ import annotations
@@ -87,12 +88,48 @@ def actions_in_text(prompt: str) -> list[int]:
         if m.group(1, 2) in _CHANGES
     ]
     starts = {m.end() - 1 for m in _START.finditer(text)}  # the space before each starting posture
+    shared: dict[tuple[int, int], list[int]] = {}  # each phrase's span: the actions it names, by priority
     for _, _, action, pattern in candidates:
         for match in _compiled(pattern).finditer(text):
             a, b = match.start(), match.end()
-            if _ARTICLE.search(text, 0, a + 1) is None and all(b <= s or a >= e for s, e, _ in found):
+            if _ARTICLE.search(text, 0, a + 1) is not None:
+                continue
+            if all(b <= s or a >= e for s, e, _ in found):
                 found.append((a, b, action))
-    return [action for a, _, action in sorted(found) if a not in starts]
+                shared[(a, b)] = [action]
+            elif (a, b) in shared and action not in shared[(a, b)]:
+                shared[(a, b)].append(action)  # the same words in another action's list ("gets up")
+    named = [(a, b, action) for a, b, action in sorted(found) if a not in starts]
+    return _in_sequence(named, shared)
+
+
+@functools.lru_cache(maxsize=1)
+def _postures() -> dict[int, tuple[tuple[str, ...], str]]:
+    """Per action id, the postures its clips may start in and the one they end in, from the
+    synthesizer's action table (imported on first need, as `action_meaning` does)."""
+    from stickgen.synth.actions import ACTION_SPECS
+
+    return {spec.id: (tuple(spec.starts), spec.ends) for spec in ACTION_SPECS}
+
+
+def _in_sequence(named: list[tuple[int, int, int]], shared: dict[tuple[int, int], list[int]]) -> list[int]:
+    """The actions of `named` (start, end, action) in order, where words that several actions share
+    ("gets up", "rises to its feet": get_up from the floor, stand_up from a seat) are taken as the one
+    that starts in the posture the action before ends in: "lies down, then gets up" is get_up, "sits
+    down, then gets up" stand_up. The text starts standing; where no action or several fit, the first
+    in priority stays (stand_up before get_up). The synthesizer's table is read only for such words."""
+    if all(len(shared.get((a, b), ())) <= 1 for a, b, _ in named):
+        return [action for _, _, action in named]
+    postures = _postures()
+    out: list[int] = []
+    posture = "stand"
+    for a, b, action in named:
+        options = shared.get((a, b), [action])
+        fitting = [x for x in options if posture in postures[x][0]]
+        action = fitting[0] if fitting else options[0]
+        out.append(action)
+        posture = postures[action][1]
+    return out
 
 
 @functools.lru_cache(maxsize=1)

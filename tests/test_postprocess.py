@@ -235,6 +235,12 @@ def test_actions_named_in_a_prompt():
         ("the figure gets back on its feet from lying face down", ["get_up"]),
         ("he lies down, then gets up from lying down", ["lie_down", "get_up"]),
         ("lying on the floor, he waves", ["lie_down", "wave"]),  # no "from": the words as before
+        # words two actions share name the one that starts where the action before ends
+        ("a man lies down, then gets up", ["lie_down", "get_up"]),  # was lie_down, stand_up
+        ("a kid kneels, then rises to his feet", ["kneel", "get_up"]),
+        ("someone trips and falls, then gets to their feet", ["stumble", "fall_down", "get_up"]),
+        ("she sits down and then gets up", ["sit_down", "stand_up"]),  # both fit: the first stays
+        ("a man gets up", ["stand_up"]),  # standing, neither fits: as before
     ],
 )
 def test_a_change_of_posture_is_the_action_that_ends_in_the_second(text, names):
