@@ -24,8 +24,11 @@ t0=$(date +%s); stamp() { echo "[$(( $(date +%s) - t0 )) s] $*"; }
 if [ -z "${RESUME:-}" ]; then
     python3 tools/gpu_stage/unpack_encoder.py || exit 1; stamp encoder
     python3 -m stickgen data synth --out "$DATA" --clips "$CLIPS" --seed "$DATA_SEED" 2>&1 | tail -2 || exit 1; stamp synth
-    python3 tools/gpu_stage/coverage.py "$DATA"; stamp coverage
+    # The coverage check (30 s in wide-stage1's session) runs beside the embedding, which needs its result
+    # only to be trusted: read its line before the training.
+    python3 tools/gpu_stage/coverage.py "$DATA" > "$OUT/coverage.txt" 2>&1 &
     python3 -m stickgen data embed "$DATA" --device auto 2>&1 | tail -2 || exit 1; stamp embed
+    wait; cat "$OUT/coverage.txt"; stamp coverage
 fi
 if [ -n "${INIT:-}" ] && [ -z "${RESUME:-}" ]; then
     python3 tools/gpu_stage/pack_init.py --unpack runs/init || exit 1; stamp init
