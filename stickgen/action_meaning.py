@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from stickgen import vocabulary
-from stickgen.action_words import actions_in_text
+from stickgen.action_words import actions_in_text, postures
 from stickgen.errors import StickgenError
 from stickgen.files import atomic_path, bundled_asset
 from stickgen.labels import ACTIONS, UNKNOWN_ACTION, action_id
@@ -195,13 +195,10 @@ def write_shipped_vectors(path: str | None = None, encoder: TextEncoder | None =
         )  # fmt: skip
 
 
-@functools.lru_cache(maxsize=1)
 def _ends_off_the_feet() -> frozenset[int]:
-    """The actions whose clips end away from standing (seated, lying, kneeling, on a ladder), from the
-    synthesizer's action table (imported only when a prompt names `idle` after another action)."""
-    from stickgen.synth.actions import ACTION_SPECS
-
-    return frozenset(spec.id for spec in ACTION_SPECS if spec.ends != "stand")
+    """The actions whose clips end away from standing (seated, lying, kneeling, on a ladder); the
+    synthesizer's table is read only when a prompt names `idle` after another action."""
+    return frozenset(action for action, (_, end) in postures().items() if end != "stand")
 
 
 def settled(actions: Sequence[int]) -> list[int]:

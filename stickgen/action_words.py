@@ -104,9 +104,9 @@ def actions_in_text(prompt: str) -> list[int]:
 
 
 @functools.lru_cache(maxsize=1)
-def _postures() -> dict[int, tuple[tuple[str, ...], str]]:
-    """Per action id, the postures its clips may start in and the one they end in, from the
-    synthesizer's action table (imported on first need, as `action_meaning` does)."""
+def postures() -> dict[int, tuple[tuple[str, ...], str]]:
+    """Per action id, the postures its clips may start in and the one they end in ("stand", "sit",
+    "lie", ...), from the synthesizer's action table, imported on first need only."""
     from stickgen.synth.actions import ACTION_SPECS
 
     return {spec.id: (tuple(spec.starts), spec.ends) for spec in ACTION_SPECS}
@@ -120,15 +120,15 @@ def _in_sequence(named: list[tuple[int, int, int]], shared: dict[tuple[int, int]
     in priority stays (stand_up before get_up). The synthesizer's table is read only for such words."""
     if all(len(shared.get((a, b), ())) <= 1 for a, b, _ in named):
         return [action for _, _, action in named]
-    postures = _postures()
+    table = postures()
     out: list[int] = []
     posture = "stand"
     for a, b, action in named:
         options = shared.get((a, b), [action])
-        fitting = [x for x in options if posture in postures[x][0]]
+        fitting = [x for x in options if posture in table[x][0]]
         action = fitting[0] if fitting else options[0]
         out.append(action)
-        posture = postures[action][1]
+        posture = table[action][1]
     return out
 
 
