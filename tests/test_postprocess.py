@@ -247,6 +247,23 @@ def test_a_change_of_posture_is_the_action_that_ends_in_the_second(text, names):
     assert actions_in_text(text) == [action_id(name) for name in names]
 
 
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("the person claps loudly at a fast pace 9 times", ["clap"]),  # was clap, walk
+        ("a man waves at a slow pace, then sits down", ["wave", "sit_down"]),  # was wave, walk, sit_down
+        ("a girl skips along at her own pace", ["skip"]),
+        ("a man paces the room", ["walk"]),  # the verb still walks
+        ("someone pacing back and forth", ["walk"]),
+        # vocabulary phrases with a hyphen match as the text is read ("perform sit-ups")
+        ("a woman performs sit-ups", ["sit_up"]),  # was sit_down: "sit"
+        ("he performs push-ups on the floor", ["push_up"]),  # was push: "push"
+    ],
+)
+def test_speed_nouns_and_hyphenated_phrases(text, names):
+    assert actions_in_text(text) == [action_id(name) for name in names]
+
+
 def test_smoothing_over_time_removes_token_edges_and_keeps_steady_motion():
     from stickgen.metrics import jerk
     from stickgen.postprocess import smooth_over_time
