@@ -279,8 +279,8 @@ def test_a_clip_is_labelled_with_the_environment_its_prompt_names(prompt, option
 def test_every_plan_gives_a_motion_and_the_timeline_it_followed(plan):
     motion = stickgen.generate("someone strolls, then takes a seat", seed=0, seconds=2.0, plan=plan)
     assert motion.num_frames == 50 and np.isfinite(motion.joints).all()
-    if plan == "words":  # the words name walk, then sit down: half the clip each
-        assert motion.actions[:25].tolist() == [1] * 25 and motion.actions[25:].tolist() == [19] * 25
+    if plan == "words":  # the words name walk, then sit down: shared as in chained clips (4 s : 2 s)
+        assert motion.actions[:33].tolist() == [1] * 33 and motion.actions[33:].tolist() == [19] * 17
 
 
 def test_an_unknown_plan_is_one_sentence():

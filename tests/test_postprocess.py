@@ -332,14 +332,19 @@ def test_a_planted_foot_that_creeps_stops_the_figure_drifting_and_a_fast_slide_i
     np.testing.assert_allclose(flying, creep)
 
 
-def test_a_chained_prompts_actions_share_the_clip_by_their_typical_lengths():
-    from stickgen.generation import TYPICAL_SECONDS, split_by_length
+def test_a_chained_prompts_actions_share_the_clip_by_their_lengths_in_chained_clips():
+    from stickgen.generation import CHAINED_SECONDS, UNKNOWN_PART_SECONDS, split_by_length
 
-    walk, jump, unknown = action_id("walk"), action_id("jump"), -1
-    timeline = split_by_length([walk, jump], 80)
-    share = TYPICAL_SECONDS["walk"] / (TYPICAL_SECONDS["walk"] + max(3.0, TYPICAL_SECONDS["jump"]))
-    assert (timeline[: round(80 * share)] == walk).all() and (timeline[round(80 * share) :] == jump).all()
-    assert share > 0.55  # a walk takes longer than a jump: more than half the frames
+    walk, jump, sit, unknown = action_id("walk"), action_id("jump"), action_id("sit_down"), -1
+    timeline = split_by_length([walk, jump], 90)
+    share = CHAINED_SECONDS["walk"] / (CHAINED_SECONDS["walk"] + CHAINED_SECONDS["jump"])
+    assert (timeline[: round(90 * share)] == walk).all() and (timeline[round(90 * share) :] == jump).all()
+    assert share > 0.6  # a walk takes longer than a jump: more than half the frames
+    # a sit lasts as long as a walk in a clip of its own (TYPICAL_SECONDS), much less after a walk
+    assert (split_by_length([walk, sit], 100) == walk).sum() > 60
     np.testing.assert_array_equal(split_by_length([jump], 7), [jump] * 7)
-    half = split_by_length([unknown, jump], 10)  # a part read as no action gets 3 s, as a jump does
-    np.testing.assert_array_equal(half, [unknown] * 5 + [jump] * 5)
+    assert set(CHAINED_SECONDS) == set(ACTIONS)
+    lengths = [UNKNOWN_PART_SECONDS, CHAINED_SECONDS["jump"]]  # a part read as no action: the usual run
+    split = round(10 * lengths[0] / sum(lengths))
+    expected = [unknown] * split + [jump] * (10 - split)
+    np.testing.assert_array_equal(split_by_length([unknown, jump], 10), expected)
