@@ -24,8 +24,8 @@ Decisions where DESIGN is silent:
   action timeline (`PLANS`): the actions the prompt's words name ("sits down", "waving") in the order
   named (`actions_in_text`), the actions it means (`action_meaning`: each part of the prompt read by
   the nearest phrases of the vocabulary in sentence-embedding space), each given a share of the clip
-  in proportion to how long it lasts in the data's chained clips (`split_by_length`), and/or the model's own plan, its action
-  head read from the text alone (`sampling.plan_actions`). The default,
+  in proportion to how long it lasts in the data's chained clips (`split_by_length`), and/or the
+  model's own plan, its action head read from the text alone (`sampling.plan_actions`). The default,
   "auto" (the words, else the meaning, else the model's plan), was chosen on totals, never on a
   prompt's own result: reading the actions of `benchmarks/plan_dev.yaml` (280 everyday prompts written
   apart from the prompt suite), the model's plan gets 34 % right, meaning 59 %; on the suite, the
@@ -404,7 +404,7 @@ TYPICAL_SECONDS = {
 }
 SHORTEST_SECONDS = 3.0
 # How much of a chained prompt's clip each of its actions gets (`split_by_length`): the median length (s,
-# to 0.5 s) of the action's runs in the earth clips that chain several actions (100 to 440 runs each),
+# to 0.5 s) of the action's runs in the earth clips that chain several actions (101 to 443 runs each),
 # in the train split of the 40,000-clip dataset of seed 0 (`python benchmarks/durations.py --split
 # train`). In a chain an action lasts less than in a clip of its own, and not in the same proportion: an
 # idle or a sit 2 s, a walk 4, a crawl 6. The action given the longest share is the clip's majority
