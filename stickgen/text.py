@@ -312,6 +312,62 @@ def folder_embedding_dim(folder: Path) -> int:
     return int(dim)
 
 
+@dataclass(frozen=True)
+class Adapter:
+    """Changes to some of an encoder's weights, each a low-rank product or a whole tensor, made for one
+    base encoder (`stickgen.reader_tuning` writes them for the meaning reader)."""
+
+    base_id: str
+    digest: str  # the first 16 hex digits of the file's SHA-256
+    deltas: dict[str, tuple[np.ndarray, ...]]  # parameter name -> (u, v) with delta = u @ v, or (delta,)
+
+    def apply(self, model: Any) -> None:
+        """Add the changes to a loaded sentence-transformers model's parameters, in place."""
+        import torch
+
+        params = dict(model.named_parameters())
+        missing = [name for name in self.deltas if name not in params]
+        if missing:
+            raise StickgenError(f"The encoder adapter names parameters the encoder lacks: {missing[0]}.")
+        with torch.no_grad():
+            for name, parts in self.deltas.items():
+                delta = parts[0] @ parts[1] if len(parts) == 2 else parts[0]
+                param = params[name]
+                param += torch.from_numpy(delta.astype(np.float32)).to(param.device, param.dtype)
+
+
+def read_adapter(path: str | os.PathLike, base_id: str) -> Adapter:
+    """An adapter file (`write_adapter`), checked against the encoder it is to change."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+        with np.load(path, allow_pickle=False) as stored:
+            made_for = str(stored["base_id"])
+            names = [str(n) for n in stored["names"]]
+            deltas = {
+                name: tuple(stored[f"{i}.{part}"] for part in ("u", "v") if f"{i}.{part}" in stored.files)
+                or (stored[f"{i}.full"],)
+                for i, name in enumerate(names)
+            }
+    except (OSError, ValueError, KeyError, EOFError) as e:
+        raise StickgenError(f"The encoder adapter {path} could not be read ({_first_line(e)}).") from None
+    if made_for != base_id:
+        raise StickgenError(f"The encoder adapter {path} was made for another text encoder ({made_for}).")
+    return Adapter(base_id=made_for, digest=hashlib.sha256(data).hexdigest()[:16], deltas=deltas)
+
+
+def write_adapter(path: str | os.PathLike, base_id: str, deltas: dict[str, tuple[np.ndarray, ...]]) -> None:
+    """Save an adapter: per parameter (u, v) float16 factors of its change, or the whole change."""
+    from stickgen.files import atomic_path
+
+    arrays: dict[str, np.ndarray] = {"base_id": np.array(base_id), "names": np.array(list(deltas))}
+    for i, parts in enumerate(deltas.values()):
+        keys = ("u", "v") if len(parts) == 2 else ("full",)
+        arrays.update({f"{i}.{key}": part.astype(np.float16) for key, part in zip(keys, parts, strict=True)})
+    with atomic_path(Path(path)) as tmp, open(tmp, "wb") as out:
+        np.savez_compressed(out, **arrays)
+
+
 class TextEncoder:
     """A sentence-transformers encoder behind a persistent embedding cache.
 
@@ -320,20 +376,49 @@ class TextEncoder:
     """
 
     def __init__(
-        self, name_or_path: str = DEFAULT_ENCODER, *, cache: EmbeddingCache | None = None, device: str = "cpu"
+        self,
+        name_or_path: str = DEFAULT_ENCODER,
+        *,
+        cache: EmbeddingCache | None = None,
+        device: str = "cpu",
+        adapter: str | os.PathLike | None = None,
     ) -> None:
         self.cache = cache if cache is not None else EmbeddingCache()
         self.device = device
         self.load_count = 0
         self._resolved = resolve_encoder(name_or_path)
         self._model: Any = None
+        self.adapter = None if adapter is None else Path(adapter)
 
     @cached_property
     def identity(self) -> EncoderIdentity:
-        """Name, content id and dimension; a model that still has to be downloaded is fetched first."""
+        """Name, content id and dimension; a model that still has to be downloaded is fetched first.
+        With an adapter (`read_adapter`), the id is the base encoder's and the adapter's together."""
         if self._resolved.folder is None:
             self._load_model()
-        return encoder_identity(self._resolved, self.cache.directory)
+        base = encoder_identity(self._resolved, self.cache.directory)
+        if self.adapter is None:
+            return base
+        adapter = read_adapter(self.adapter, base.id)
+        name, content_id = f"{base.name}+{self.adapter.stem}", f"{base.id}+{adapter.digest}"
+        return EncoderIdentity(name=name, id=content_id, dim=base.dim)
+
+    def with_adapter(self, adapter: str | os.PathLike) -> TextEncoder:
+        """The same encoder with an adapter's changes to its weights, sharing this one's cache."""
+        return TextEncoder(self._resolved.name, cache=self.cache, device=self.device, adapter=adapter)
+
+    def with_cache(self, cache: EmbeddingCache, device: str) -> TextEncoder:
+        """This encoder (its adapter, and its loaded model where the device is the same) with another
+        embedding cache: a cache is used in the thread that opened it."""
+        out = TextEncoder(self._resolved.name, cache=cache, device=device, adapter=self.adapter)
+        out._resolved = self._resolved
+        if device == self.device:
+            out._model = self._model
+        return out
+
+    def model(self) -> Any:
+        """The loaded sentence-transformers model (loaded now if it was not)."""
+        return self._model if self._model is not None else self._load_model()
 
     @property
     def dim(self) -> int:
@@ -417,6 +502,9 @@ class TextEncoder:
                     f"The text encoder {resolved.name} was downloaded but is not in {cache_folder}."
                 )
             self._resolved = ResolvedEncoder(name=resolved.name, folder=snapshot, revision=snapshot.name)
+        if self.adapter is not None:
+            base = encoder_identity(self._resolved, self.cache.directory)
+            read_adapter(self.adapter, base.id).apply(model)
         self.load_count += 1
         self._model = model
         return model

@@ -463,7 +463,7 @@ def test_the_cli_says_how_it_read_a_segment_whose_words_name_no_action(tmp_path,
     assert (code, err) == (0, "")  # a line that gives its actions is no guess
     (tmp_path / "close.txt").write_text("2 a person walks forward\n2 a girl plonks down on the floor\n")
     code, out, err = stickgen_cli(monkeypatch, capsys, "story", "close.txt", "--steps", "1", "-o", "c.npz")
-    assert code == 0 and ' as "get_up:0-2" (close: lie_down); end its line with' in err, err
+    assert code == 0 and ' as "sit_down:0-2" (close: lie_down); end its line with' in err, err
     words = ["story", "story.txt", "--steps", "1", "--plan", "words", "-o", "b.npz"]
     code, out, err = stickgen_cli(monkeypatch, capsys, *words)
     assert (code, err) == (0, "")
@@ -488,10 +488,10 @@ def test_the_cli_says_how_it_read_a_segment_whose_words_name_no_action(tmp_path,
 
 
 def test_a_story_line_that_gives_its_actions_is_drawn_with_them_not_as_its_words_read():
-    # "plonks down on the floor" reads as get_up; the line's "| sit_down" makes her sit down instead.
-    lines = "3 a girl walks forward\na girl plonks down on the floor | sit_down\n"
+    # "drops down on the floor" reads as fall_down; the line's "| sit_down" makes her sit down instead.
+    lines = "3 a girl walks forward\na girl drops down on the floor | sit_down\n"
     sit = stickgen.labels.action_id("sit_down")
-    assert stickgen.generation.read_actions("a girl plonks down on the floor", "words") == []
+    assert stickgen.generation.read_actions("a girl drops down on the floor", "words") == []
     checks = []
     for seed in SEEDS:
         out = editing.tell_story(editing.parse_story(lines), seed=seed)

@@ -197,13 +197,14 @@ def test_a_guessed_reading_is_said_in_the_form_actions_takes_and_gives_the_same_
 
 
 def test_a_close_call_is_said_beside_the_reading_with_the_actions_near_it(tmp_path):
-    """"plonks down on the floor" reads as get_up, a close call with lie_down: said beside the reading,
-    and kept in the motion's source; a clear reading says none."""
+    """"plonks down on the floor" reads as sit_down, a close call with lie_down (as get_up before the
+    reader's tuned encoder): said beside the reading, and kept in the motion's source; a clear reading
+    says none."""
     close = run("generate", "a girl plonks down on the floor", "--steps", "1", "-o", "a.npz", cwd=tmp_path)
     assert close.returncode == 0, close.stderr
-    said = 'stickgen: read as --actions "get_up:0-3" (close: lie_down); give --actions to change it.'
+    said = 'stickgen: read as --actions "sit_down:0-5" (close: lie_down); give --actions to change it.'
     assert close.stderr.strip() == said
-    assert load_motion(tmp_path / "a.npz").source["close"] == [["get_up", ["lie_down"]]]
+    assert load_motion(tmp_path / "a.npz").source["close"] == [["sit_down", ["lie_down"]]]
     clear = run("generate", "she lowers herself onto a bench", "--steps", "1", "-o", "b.npz", cwd=tmp_path)
     assert clear.returncode == 0 and "close" not in clear.stderr and "(" not in clear.stderr, clear.stderr
     assert "close" not in load_motion(tmp_path / "b.npz").source

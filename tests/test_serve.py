@@ -129,6 +129,7 @@ def test_a_guessed_reading_is_in_the_answer_as_the_actions_that_correct_it(clien
     """As `stickgen generate` says on stderr: a prompt whose words name no action is read by meaning."""
     text = "a crowd goes wild as the player scores"
     result = client.post("/api/generate", json={"text": text, "seed": 1, **QUICK}).json()
+    assert "read_as" in result, result
     [read] = result["read_as"]
     assert read["samples"] == [0] and read["actions"].startswith("celebrate:0-")
     given = client.post("/api/generate", json={"text": text, "seed": 1, "actions": read["actions"], **QUICK})
