@@ -257,11 +257,11 @@ def reader_encoder(encoder: TextEncoder) -> TextEncoder:
         return encoder
     try:
         path = bundled_asset(BUNDLED_PHRASES, READER_ADAPTER_FILE) / READER_ADAPTER_FILE
-        with np.load(path, allow_pickle=False) as stored:
-            made_for = str(stored["base_id"])
-    except (StickgenError, OSError, ValueError, KeyError):
+        tuned = encoder.with_adapter(path)
+        _ = tuned.identity  # reads the adapter and checks that it was made for this encoder
+    except StickgenError:  # missing, unreadable, or made for another encoder: read as it is
         return encoder
-    return encoder.with_adapter(path) if made_for == encoder.identity.id else encoder
+    return tuned
 
 
 class ActionMeaning:

@@ -34,6 +34,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import importlib.util
+import io
 import json
 import os
 import sys
@@ -341,7 +342,7 @@ def read_adapter(path: str | os.PathLike, base_id: str) -> Adapter:
     path = Path(path)
     try:
         data = path.read_bytes()
-        with np.load(path, allow_pickle=False) as stored:
+        with np.load(io.BytesIO(data), allow_pickle=False) as stored:
             made_for = str(stored["base_id"])
             names = [str(n) for n in stored["names"]]
             deltas = {
@@ -399,9 +400,13 @@ class TextEncoder:
         base = encoder_identity(self._resolved, self.cache.directory)
         if self.adapter is None:
             return base
-        adapter = read_adapter(self.adapter, base.id)
-        name, content_id = f"{base.name}+{self.adapter.stem}", f"{base.id}+{adapter.digest}"
+        name, content_id = f"{base.name}+{self.adapter.stem}", f"{base.id}+{self._adapter.digest}"
         return EncoderIdentity(name=name, id=content_id, dim=base.dim)
+
+    @cached_property
+    def _adapter(self) -> Adapter:
+        """The adapter file, read once and checked against the base encoder (local by now)."""
+        return read_adapter(self.adapter, encoder_identity(self._resolved, self.cache.directory).id)
 
     def with_adapter(self, adapter: str | os.PathLike) -> TextEncoder:
         """The same encoder with an adapter's changes to its weights, sharing this one's cache."""
@@ -412,6 +417,8 @@ class TextEncoder:
         embedding cache: a cache is used in the thread that opened it."""
         out = TextEncoder(self._resolved.name, cache=cache, device=device, adapter=self.adapter)
         out._resolved = self._resolved
+        if "_adapter" in vars(self):
+            out._adapter = self._adapter  # already read
         if device == self.device:
             out._model = self._model
         return out
@@ -503,8 +510,7 @@ class TextEncoder:
                 )
             self._resolved = ResolvedEncoder(name=resolved.name, folder=snapshot, revision=snapshot.name)
         if self.adapter is not None:
-            base = encoder_identity(self._resolved, self.cache.directory)
-            read_adapter(self.adapter, base.id).apply(model)
+            self._adapter.apply(model)
         self.load_count += 1
         self._model = model
         return model
