@@ -14,9 +14,9 @@ action is right, and of chained prompts whose actions are right in order, for pl
 prompts where the file says which. A plan that gives no timeline counts as wrong.
 
 With --close, it also tells how the meaning reader's close calls (`ActionMeaning.close_calls`) would
-mark its readings at each margin given in place of `action_meaning.CLOSE`: over the one-part,
-one-action prompts read by meaning, how many of the misread and of the right ones are marked, and
-beside how many misread ones the right action is named.
+mark its readings at each margin given in place of the reader's own (`ActionMeaning.close`): over the
+one-part, one-action prompts read by meaning, how many of the misread and of the right ones are marked,
+and beside how many misread ones the right action is named.
 """
 
 from __future__ import annotations
@@ -114,18 +114,13 @@ def close_calls(prompts, encoder: TextEncoder, margins: Sequence[float]) -> None
     read = [(meaning.actions(text) == [target], target, text) for text, target in single]
     right = sum(ok for ok, _, _ in read)
     print(f"close calls over {len(single)} one-part prompts read by meaning ({len(single) - right} misread):")
-    saved = action_meaning.CLOSE
-    try:
-        for margin in margins:
-            action_meaning.CLOSE = margin
-            marked = [(ok, target, meaning.close_calls(text)) for ok, target, text in read]
-            wrong = sum(1 for ok, _, close in marked if close and not ok)
-            fine = sum(1 for ok, _, close in marked if close and ok)
-            named = sum(1 for ok, target, close in marked if close and not ok and target in close[0][1])
-            print(f"  margin {margin:g}: marks {wrong} of {len(read) - right} misread and {fine} of {right} "
-                  f"right; names the right action beside {named} misread")
-    finally:
-        action_meaning.CLOSE = saved
+    for margin in margins:
+        marked = [(ok, target, meaning.close_calls(text, margin)) for ok, target, text in read]
+        wrong = sum(1 for ok, _, close in marked if close and not ok)
+        fine = sum(1 for ok, _, close in marked if close and ok)
+        named = sum(1 for ok, target, close in marked if close and not ok and target in close[0][1])
+        print(f"  margin {margin:g}: marks {wrong} of {len(read) - right} misread and {fine} of {right} "
+              f"right; names the right action beside {named} misread")
 
 
 if __name__ == "__main__":

@@ -2,17 +2,21 @@
 
 `stickgen.action_meaning` reads a prompt whose words name no action by the nearest phrases of the
 vocabulary in sentence-embedding space. MiniLM, as it ships, places phrases by their wording as much as
-by the action they name. Here its top `LAYERS` transformer layers are tuned so that phrases of one action
-lie together and apart from the others' (a supervised contrastive loss: each batch holds two phrases of
-each of `ACTIONS_PER_BATCH` actions; each phrase is pulled to its partner and pushed from the rest, at
-temperature `TAU`). Only the vocabulary's phrases are used, never the prompt suite or the reading sets;
-the synthesizer's captions, mixed in at one draw in two, read the suite worse (docs/prompt-suite.md).
+by the action they name. Here its top `LAYERS` transformer layers are tuned so that a prompt lies with
+the vocabulary's phrases of its action and apart from the others' (a supervised contrastive loss: each
+batch holds a pair for each of `ACTIONS_PER_BATCH` actions, one of the action's vocabulary phrases and
+one of its everyday prompts (`action_meaning.everyday_prompts`: written as people type, apart from the
+prompt suite and the reading sets); each is pulled to its partner and pushed from the rest, at
+temperature `TAU`). Pairing across the two kinds of text read the development set 257 of 280 against
+255 with both drawn from the union and 240 with the vocabulary alone (docs/prompt-suite.md). The prompt
+suite and the reading sets are never used; the synthesizer's captions, mixed in at one draw in two, read
+the suite worse.
 
 The change to each weight matrix is kept as a rank-`RANK` product and the rest (biases, layer norms)
 whole: `assets/action-phrases/minilm-reader.npz` (`text.write_adapter`), applied to the MiniLM package
 when the reader loads it (`TextEncoder(..., adapter=...)`). The model's own text conditioning still uses
 MiniLM unchanged; only the reader embeds with the tuned copy. To make the file again, with the phrase
-vectors shipped beside it (one thread, about 15 minutes on a laptop CPU):
+vectors shipped beside it (one thread, 15 to 25 minutes on a laptop CPU):
 
     python -m stickgen.reader_tuning
 """
@@ -49,16 +53,16 @@ def tune(
     seed: int = SEED,
     progress: bool = True,
 ) -> dict[str, np.ndarray]:
-    """Tune the top `layers` of the encoder's transformer on the vocabulary's phrases; the change of
-    each tuned parameter by name (float32)."""
+    """Tune the top `layers` of the encoder's transformer on pairs of a vocabulary phrase and an everyday
+    prompt of one action; the change of each tuned parameter by name (float32)."""
     import torch
     from tqdm import tqdm
 
     torch.manual_seed(seed)
     rng = random.Random(seed)
     model = copy.deepcopy(encoder.model())  # the encoder itself stays as it was
-    texts, labels = action_meaning.phrases()
-    pool = [[t for t, label in zip(texts, labels, strict=True) if label == k] for k in range(len(ACTIONS))]
+    pool = _by_action(*action_meaning.phrases())
+    everyday = _by_action(*action_meaning.everyday_prompts())
     blocks = model[0].auto_model.encoder.layer
     tuned = {id(p) for block in blocks[len(blocks) - layers :] for p in block.parameters()}
     names = {name: p for name, p in model.named_parameters() if id(p) in tuned}
@@ -69,7 +73,7 @@ def tune(
     model.train()
     for _ in tqdm(range(steps), desc="tuning the reader's encoder", unit="step", disable=not progress):
         chosen = rng.sample(range(len(ACTIONS)), ACTIONS_PER_BATCH)
-        batch = [rng.choice(pool[k]) for k in chosen for _ in range(2)]
+        batch = [text for k in chosen for text in (rng.choice(pool[k]), rng.choice(everyday[k] or pool[k]))]
         label = torch.tensor([k for k in chosen for _ in range(2)])
         features = model.preprocess(batch) if hasattr(model, "preprocess") else model.tokenize(batch)
         z = torch.nn.functional.normalize(model(features)["sentence_embedding"], dim=-1)
@@ -85,6 +89,11 @@ def tune(
     for p in model.parameters():
         p.requires_grad = False
     return {name: (p.detach() - start[name]).numpy().astype(np.float32) for name, p in names.items()}
+
+
+def _by_action(texts: list[str], labels: np.ndarray) -> list[list[str]]:
+    """The texts of each action, in `ACTIONS` order."""
+    return [[t for t, label in zip(texts, labels, strict=True) if label == k] for k in range(len(ACTIONS))]
 
 
 def low_rank(deltas: dict[str, np.ndarray], rank: int = RANK) -> dict[str, tuple[np.ndarray, ...]]:

@@ -55,9 +55,10 @@ def test_a_part_is_put_in_the_phrases_form(part, phrase):
 @pytest.mark.parametrize(
     ("prompt", "action"),
     [
-        # the subject's trade alone would read swim (with MiniLM as it ships, "a boxer eases himself
-        # down onto a stool" read punch too; the reader's tuned layers read it right as written)
-        ("a swimmer settles onto a bench", "sit_down"),
+        # the subject's trade alone would read golf_swing (earlier readers were misled by "a swimmer
+        # settles onto a bench" and "a boxer eases himself down onto a stool"; the reader tuned on
+        # everyday prompts reads both right as written)
+        ("a golfer takes a knee", "kneel"),
     ],
 )
 def test_a_part_is_read_with_and_without_its_subject(meaning, prompt, action):
@@ -110,28 +111,28 @@ def test_a_rest_after_a_posture_is_staying_there_and_repeats_are_one_action(mean
     assert action_meaning.settled(fallen) == ids("fall_down", "get_up", "idle")
 
 
-def test_a_close_call_names_the_actions_that_scored_near_the_one_read(meaning, monkeypatch):
-    text = "a girl plonks down on the floor"  # read as sit_down, a close call with lie_down
+def test_a_close_call_names_the_actions_that_scored_near_the_one_read(meaning):
+    text = "a woman flops onto the bed"  # read as sit_down, a close call with lie_down
     [(read, others)] = meaning.close_calls(text)
     [scores] = meaning.part_scores([text])
     assert [read] == meaning.actions(text) and read == int(scores.argmax())
     assert 1 <= len(others) <= action_meaning.MAX_CLOSE and read not in others
-    assert all(scores[read] - scores[o] < action_meaning.CLOSE for o in others)
+    assert meaning.close == action_meaning.TUNED_CLOSE  # the reader's tuned encoder
+    assert all(scores[read] - scores[o] < meaning.close for o in others)
     assert others == sorted(others, key=lambda o: -scores[o])  # the likeliest fix first
     assert meaning.close_calls("a person jumps") == []  # its words name the action: no guess
     assert meaning.close_calls("she lowers herself onto a bench") == []  # read clearly
-    monkeypatch.setattr(action_meaning, "CLOSE", 1.0)
-    [(_, others)] = meaning.close_calls("she lowers herself onto a bench")
+    [(_, others)] = meaning.close_calls("she lowers herself onto a bench", margin=1.0)
     assert len(others) == action_meaning.MAX_CLOSE
     # a part whose words name its action is no guess: only the part read by meaning has a close call
-    [(later, _)] = meaning.close_calls("a girl walks over, then plonks down on the floor")
+    [(later, _)] = meaning.close_calls("a girl walks over, then flops onto the bed")
     assert later == read
 
 
 def test_a_prompt_about_nothing_the_vocabulary_knows_reads_as_no_action(meaning):
-    # about half such texts (7 of 15 in docs/prompt-suite.md); "photosynthesis in plants", read as
-    # nothing by MiniLM as it ships, is near enough to lie_down for the tuned reader (0.46)
-    for text in ("the history of rome", "quantum physics lecture notes"):
+    # 4 of the 15 such texts in docs/prompt-suite.md read as nothing with the reader tuned on everyday
+    # prompts ("the history of rome" reads march at 0.403), 6 of them with the reader before it
+    for text in ("photosynthesis in plants", "quantum physics lecture notes", "tax forms"):
         assert meaning.part_scores([text]).max() < meaning.min_score == action_meaning.TUNED_MIN_SCORE
         assert meaning.actions(text) == [-1]
     chained = meaning.actions("a woman sprints off, then takes a seat")
@@ -143,7 +144,7 @@ def test_the_auto_plan_reads_meaning_and_falls_back_on_the_models_plan():
 
     ckpt = load_generator_checkpoint()
     encoder = TextEncoder(ckpt.encoder["name"])
-    prompts = ["an old man lowers himself onto a bench", "the history of rome"]
+    prompts = ["an old man lowers himself onto a bench", "tax forms"]
     text = torch.from_numpy(encoder.encode(prompts))
     auto = plan_timelines(ckpt.model, prompts, text, 30, "auto", generator=torch.Generator().manual_seed(0),
                           encoder=encoder)  # fmt: skip

@@ -461,7 +461,7 @@ def test_the_cli_says_how_it_read_a_segment_whose_words_name_no_action(tmp_path,
     (tmp_path / "own.txt").write_text("2 a person walks forward\n2 she lowers herself onto a bench | kneel\n")
     code, out, err = stickgen_cli(monkeypatch, capsys, "story", "own.txt", "--steps", "1", "-o", "own.npz")
     assert (code, err) == (0, "")  # a line that gives its actions is no guess
-    (tmp_path / "close.txt").write_text("2 a person walks forward\n2 a girl plonks down on the floor\n")
+    (tmp_path / "close.txt").write_text("2 a person walks forward\n2 a woman flops onto the bed\n")
     code, out, err = stickgen_cli(monkeypatch, capsys, "story", "close.txt", "--steps", "1", "-o", "c.npz")
     assert code == 0 and ' as "sit_down:0-2" (close: lie_down); end its line with' in err, err
     words = ["story", "story.txt", "--steps", "1", "--plan", "words", "-o", "b.npz"]

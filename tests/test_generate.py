@@ -197,10 +197,9 @@ def test_a_guessed_reading_is_said_in_the_form_actions_takes_and_gives_the_same_
 
 
 def test_a_close_call_is_said_beside_the_reading_with_the_actions_near_it(tmp_path):
-    """"plonks down on the floor" reads as sit_down, a close call with lie_down (as get_up before the
-    reader's tuned encoder): said beside the reading, and kept in the motion's source; a clear reading
-    says none."""
-    close = run("generate", "a girl plonks down on the floor", "--steps", "1", "-o", "a.npz", cwd=tmp_path)
+    """"flops onto the bed" reads as sit_down, a close call with lie_down: said beside the reading, and
+    kept in the motion's source; a clear reading says none."""
+    close = run("generate", "a woman flops onto the bed", "--steps", "1", "-o", "a.npz", cwd=tmp_path)
     assert close.returncode == 0, close.stderr
     said = 'stickgen: read as --actions "sit_down:0-5" (close: lie_down); give --actions to change it.'
     assert close.stderr.strip() == said
@@ -216,7 +215,7 @@ def test_actions_may_be_named_in_order_instead_of_given_as_spans():
     from stickgen.labels import action_id
 
     sit, walk, jump = (action_id(name) for name in ("sit_down", "walk", "jump"))
-    prompt, seconds, timeline = check_request("a girl plonks down on the floor", actions="sit_down")
+    prompt, seconds, timeline = check_request("a woman flops onto the bed", actions="sit_down")
     assert seconds == default_seconds(prompt, [sit]) == 5.0  # as long as generate makes a sit-down
     assert len(timeline) == 125 and (timeline == sit).all()
     _, seconds, timeline = check_request("a person moves", actions="walk, jump", seconds=4.0)

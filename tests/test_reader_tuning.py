@@ -1,11 +1,17 @@
 """The meaning reader's tuned encoder (stickgen.reader_tuning) and encoder adapters (stickgen.text)."""
 
+import re
+from pathlib import Path
+
 import numpy as np
 import pytest
+import yaml
 
 from stickgen import action_meaning, reader_tuning
+from stickgen.action_words import actions_in_text
 from stickgen.embed_cache import EmbeddingCache
 from stickgen.errors import StickgenError
+from stickgen.labels import ACTIONS
 from stickgen.text import TextEncoder, read_adapter, write_adapter
 
 
@@ -66,3 +72,31 @@ def test_the_reader_embeds_through_the_callers_cache(tmp_path):
     meaning = action_meaning.for_encoder(second)
     assert meaning.encoder.cache is second.cache and meaning.encoder.adapter is not None
     assert meaning.actions("she lowers herself onto a bench") == [action_meaning.action_id("sit_down")]
+
+
+def _words(text):
+    return set(re.findall(r"[a-z']+", text.lower()))
+
+
+def test_the_everyday_prompts_cover_every_action_and_are_read_by_no_word():
+    texts, labels = action_meaning.everyday_prompts()
+    assert len(texts) == len(labels) == len(set(texts)) > 1000
+    assert np.bincount(labels, minlength=len(ACTIONS)).min() >= 10
+    assert [t for t in texts if actions_in_text(t)] == []  # the vocabulary's phrases cover those already
+
+
+def test_no_everyday_prompt_is_near_a_prompt_of_the_suite_or_the_reading_sets(tmp_path):
+    """The suite and the reading sets stay held out: nothing the reader is tuned on repeats them, in words
+    (Jaccard of the word sets < 0.45) or in meaning (MiniLM cosine < 0.75)."""
+    texts, _ = action_meaning.everyday_prompts()
+    root = Path(__file__).resolve().parents[1] / "benchmarks"
+    held = [e["text"] for name in ("prompts.yaml", "plan_dev.yaml", "plan_check.yaml")
+            for e in yaml.safe_load((root / name).read_text())["prompts"]]  # fmt: skip
+    assert len(held) > 700
+    held_words = [_words(h) for h in held]
+    near = [(t, h) for t in texts for h, w in zip(held, held_words, strict=True)
+            if len(_words(t) & w) / len(_words(t) | w) >= 0.45]  # fmt: skip
+    assert near == []
+    encoder = TextEncoder(cache=EmbeddingCache(tmp_path / "cache"))
+    cosine = encoder.encode(texts) @ encoder.encode(held).T
+    assert cosine.max() < 0.75, (texts[cosine.max(1).argmax()], held[cosine.max(0).argmax()])

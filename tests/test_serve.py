@@ -656,7 +656,7 @@ def test_a_story_says_how_it_read_a_line_and_takes_the_lines_own_actions(client)
     [read] = answer.json()["read_as"]
     assert (read["segment"], read["text"], read["samples"]) == (2, "she lowers herself onto a bench", [0])
     assert read["close"] == []  # a clear reading
-    plonks = "1.5 a person walks\n2 a girl plonks down on the floor"
+    plonks = "1.5 a person walks\n2 a woman flops onto the bed"
     close = client.post("/api/story", json={"story": plonks, **QUICK})
     assert close.json()["read_as"][0]["close"] == ["lie_down"], close.text
     assert parse_action_timeline(read["actions"], 25.0, seconds=2.0) is not None

@@ -196,7 +196,7 @@ def test_continue_edit_and_tell_a_story_on_the_page(page):
     wait_for_result(8)
     assert " read " not in page.inner_text("#caption")
     # a close call offers the actions near the reading: one click draws the same seed with that one
-    page.fill("#prompt", "a girl plonks down on the floor")  # read as sit_down, close to lie_down
+    page.fill("#prompt", "a woman flops onto the bed")  # read as sit_down, close to lie_down
     page.select_option("#n", "1")
     page.fill("#seconds", "")
     page.click("#generate")
@@ -206,21 +206,21 @@ def test_continue_edit_and_tell_a_story_on_the_page(page):
     with page.expect_request("**/api/generate") as request:
         page.click("#fixes button")
     sent = request.value.post_data_json
-    assert (sent["actions"], sent["seed"]) == ("lie_down:0-5", 0) and sent["text"].startswith("a girl plonks")
+    assert (sent["actions"], sent["seed"]) == ("lie_down:0-5", 0) and sent["text"].startswith("a woman flops")
     wait_for_result(10)
     assert " read " not in page.inner_text("#caption") and page.is_hidden("#fixes")
     assert "actions lie_down:0-5" in page.inner_text("#caption")  # what it was drawn with
     # in a story, the close call's button puts the action on that line and tells the story again
-    page.fill("#story", "# two lines\n1 a person walks\n\n2 a girl plonks down on the floor  # her line")
+    page.fill("#story", "# two lines\n1 a person walks\n\n2 a woman flops onto the bed  # her line")
     page.click("#tell")
     wait_for_result(11)
-    assert "read segment 2 (“a girl plonks down on the floor”) as sit_down:0-2 (close: lie_down)" in (
+    assert "read segment 2 (“a woman flops onto the bed”) as sit_down:0-2 (close: lie_down)" in (
         page.inner_text("#caption")
     )
     assert page.locator("#fixes button").all_inner_texts() == ["Line 2: try lie down"]
     with page.expect_request("**/api/story") as request:
         page.click("#fixes button")
-    fixed = "# two lines\n1 a person walks\n\n2 a girl plonks down on the floor | lie_down  # her line"
+    fixed = "# two lines\n1 a person walks\n\n2 a woman flops onto the bed | lie_down  # her line"
     assert request.value.post_data_json["story"] == fixed and page.input_value("#story") == fixed
     wait_for_result(12)
     assert " read " not in page.inner_text("#caption") and page.is_hidden("#fixes")
