@@ -8,7 +8,8 @@ batch holds a pair for each of `ACTIONS_PER_BATCH` actions, one of the action's 
 one of its everyday prompts (`action_meaning.everyday_prompts`: written as people type, apart from the
 prompt suite and the reading sets); each is pulled to its partner and pushed from the rest, at
 temperature `TAU`). Pairing across the two kinds of text read the development set 257 of 280 against
-255 with both drawn from the union and 240 with the vocabulary alone (docs/prompt-suite.md). The prompt
+255 with both drawn from the union and 240 with the vocabulary alone, and 262 with the second batch of
+everyday prompts (docs/prompt-suite.md). The prompt
 suite and the reading sets are never used; the synthesizer's captions, mixed in at one draw in two, read
 the suite worse.
 

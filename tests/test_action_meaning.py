@@ -55,10 +55,10 @@ def test_a_part_is_put_in_the_phrases_form(part, phrase):
 @pytest.mark.parametrize(
     ("prompt", "action"),
     [
-        # the subject's trade alone would read golf_swing (earlier readers were misled by "a swimmer
-        # settles onto a bench" and "a boxer eases himself down onto a stool"; the reader tuned on
-        # everyday prompts reads both right as written)
-        ("a golfer takes a knee", "kneel"),
+        # as written it reads swim, the subject's trade (earlier readers were misled by "a swimmer
+        # settles onto a bench", "a boxer eases himself down onto a stool" and "a golfer takes a knee";
+        # the reader tuned on everyday prompts reads them right as written)
+        ("a swimmer makes his way to the door", "walk"),
     ],
 )
 def test_a_part_is_read_with_and_without_its_subject(meaning, prompt, action):
@@ -130,9 +130,9 @@ def test_a_close_call_names_the_actions_that_scored_near_the_one_read(meaning):
 
 
 def test_a_prompt_about_nothing_the_vocabulary_knows_reads_as_no_action(meaning):
-    # 4 of the 15 such texts in docs/prompt-suite.md read as nothing with the reader tuned on everyday
-    # prompts ("the history of rome" reads march at 0.403), 6 of them with the reader before it
-    for text in ("photosynthesis in plants", "quantum physics lecture notes", "tax forms"):
+    # 5 of the 15 such texts in docs/prompt-suite.md read as nothing with the reader tuned on everyday
+    # prompts ("photosynthesis in plants" scores 0.434), 6 of them with the reader before it
+    for text in ("the history of rome", "quantum physics lecture notes", "tax forms"):
         assert meaning.part_scores([text]).max() < meaning.min_score == action_meaning.TUNED_MIN_SCORE
         assert meaning.actions(text) == [-1]
     chained = meaning.actions("a woman sprints off, then takes a seat")
