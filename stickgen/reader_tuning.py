@@ -9,9 +9,8 @@ one of its everyday prompts (`action_meaning.everyday_prompts`: written as peopl
 prompt suite and the reading sets); each is pulled to its partner and pushed from the rest, at
 temperature `TAU`). Pairing across the two kinds of text read the development set 257 of 280 against
 255 with both drawn from the union and 240 with the vocabulary alone, and 262 with the second batch of
-everyday prompts (docs/prompt-suite.md). The prompt
-suite and the reading sets are never used; the synthesizer's captions, mixed in at one draw in two, read
-the suite worse.
+everyday prompts (docs/prompt-suite.md). The prompt suite and the reading sets are never used; the
+synthesizer's captions, mixed in at one draw in two, read the suite worse.
 
 The change to each weight matrix is kept as a rank-`RANK` product and the rest (biases, layer norms)
 whole: `assets/action-phrases/minilm-reader.npz` (`text.write_adapter`), applied to the MiniLM package
