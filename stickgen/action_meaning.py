@@ -17,7 +17,7 @@ about nothing the vocabulary knows gets no plan from here.
 
 The reader does not embed with MiniLM as it ships but with a copy whose top layers were tuned to place
 everyday prompts with the vocabulary's phrases of their action (`stickgen.reader_tuning`, on the
-prompts of `assets/action-phrases/everyday.yaml`, `everyday_prompts`; the change ships as
+prompts of `assets/action-phrases/everyday.yaml`, `reader_tuning.everyday_prompts`; the change ships as
 `assets/action-phrases/minilm-reader.npz`, `reader_encoder`); the model's own text conditioning is
 untouched. Any other encoder reads as it is.
 
@@ -59,7 +59,6 @@ if TYPE_CHECKING:
 BUNDLED_PHRASES = "action-phrases"  # assets/action-phrases/minilm.npz
 SHIPPED_FILE = "minilm.npz"
 READER_ADAPTER_FILE = "minilm-reader.npz"  # MiniLM's top layers tuned for reading (`reader_tuning`)
-EVERYDAY_FILE = "everyday.yaml"  # prompts as people type them, written apart from the suite and reading sets
 SUBJECT = "someone"
 TOP = 3
 MIN_SCORE = 0.3
@@ -103,18 +102,6 @@ def phrases() -> tuple[list[str], np.ndarray]:
             texts.append(f"{SUBJECT} {sentence}")
             labels.append(action)
     return texts, np.asarray(labels, dtype=np.int64)
-
-
-@functools.lru_cache(maxsize=1)
-def everyday_prompts() -> tuple[list[str], np.ndarray]:
-    """The everyday prompts of `assets/action-phrases/everyday.yaml` (written without the suite or the
-    reading sets in sight, none named by the vocabulary's words) and each one's action id (N,)."""
-    import yaml
-
-    path = bundled_asset(BUNDLED_PHRASES, EVERYDAY_FILE) / EVERYDAY_FILE
-    entries = yaml.safe_load(path.read_text(encoding="utf-8"))["prompts"]
-    labels = np.asarray([action_id(e["actions"][0]) for e in entries], dtype=np.int64)
-    return [e["text"] for e in entries], labels
 
 
 def split_parts(prompt: str) -> list[str]:
@@ -288,16 +275,22 @@ class ActionMeaning:
         self.labels = phrases()[1]
 
     @property
+    def tuned(self) -> bool:
+        """Whether the reader embeds with a tuned encoder (`reader_encoder`), whose scores run higher and
+        lie further apart than an encoder's as it ships."""
+        return getattr(self.encoder, "adapter", None) is not None
+
+    @property
     def min_score(self) -> float:
         """The best score below which a part reads as no action: `TUNED_MIN_SCORE` with the reader's
         tuned encoder, `MIN_SCORE` with an encoder as it ships."""
-        return TUNED_MIN_SCORE if getattr(self.encoder, "adapter", None) is not None else MIN_SCORE
+        return TUNED_MIN_SCORE if self.tuned else MIN_SCORE
 
     @property
     def close(self) -> float:
         """The margin of a close call: `TUNED_CLOSE` with the reader's tuned encoder, `CLOSE` with an
         encoder as it ships."""
-        return TUNED_CLOSE if getattr(self.encoder, "adapter", None) is not None else CLOSE
+        return TUNED_CLOSE if self.tuned else CLOSE
 
     @functools.cached_property
     def vectors(self) -> np.ndarray:

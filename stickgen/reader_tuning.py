@@ -5,7 +5,7 @@ vocabulary in sentence-embedding space. MiniLM, as it ships, places phrases by t
 by the action they name. Here its top `LAYERS` transformer layers are tuned so that a prompt lies with
 the vocabulary's phrases of its action and apart from the others' (a supervised contrastive loss: each
 batch holds a pair for each of `ACTIONS_PER_BATCH` actions, one of the action's vocabulary phrases and
-one of its everyday prompts (`action_meaning.everyday_prompts`: written as people type, apart from the
+one of its everyday prompts (`everyday_prompts`: written as people type, apart from the
 prompt suite and the reading sets); each is pulled to its partner and pushed from the rest, at
 temperature `TAU`). Pairing across the two kinds of text read the development set 257 of 280 against
 255 with both drawn from the union and 240 with the vocabulary alone, and 262 with the second batch of
@@ -25,13 +25,15 @@ from __future__ import annotations
 
 import argparse
 import copy
+import functools
 import random
 from pathlib import Path
 
 import numpy as np
 
 from stickgen import action_meaning
-from stickgen.labels import ACTIONS
+from stickgen.files import bundled_asset
+from stickgen.labels import ACTIONS, action_id
 from stickgen.text import DEFAULT_ENCODER, TextEncoder, write_adapter
 
 STEPS = 1500
@@ -41,6 +43,19 @@ ACTIONS_PER_BATCH = 32
 TAU = 0.05
 RANK = 64
 SEED = 0
+EVERYDAY_FILE = "everyday.yaml"  # in assets/action-phrases, beside the adapter it tunes
+
+
+@functools.lru_cache(maxsize=1)
+def everyday_prompts() -> tuple[list[str], np.ndarray]:
+    """The everyday prompts of `assets/action-phrases/everyday.yaml` (written without the suite or the
+    reading sets in sight, none named by the vocabulary's words) and each one's action id (N,)."""
+    import yaml
+
+    path = bundled_asset(action_meaning.BUNDLED_PHRASES, EVERYDAY_FILE) / EVERYDAY_FILE
+    entries = yaml.safe_load(path.read_text(encoding="utf-8"))["prompts"]
+    labels = np.asarray([action_id(e["actions"][0]) for e in entries], dtype=np.int64)
+    return [e["text"] for e in entries], labels
 
 
 def tune(
@@ -62,7 +77,7 @@ def tune(
     rng = random.Random(seed)
     model = copy.deepcopy(encoder.model())  # the encoder itself stays as it was
     pool = _by_action(*action_meaning.phrases())
-    everyday = _by_action(*action_meaning.everyday_prompts())
+    everyday = _by_action(*everyday_prompts())
     blocks = model[0].auto_model.encoder.layer
     tuned = {id(p) for block in blocks[len(blocks) - layers :] for p in block.parameters()}
     names = {name: p for name, p in model.named_parameters() if id(p) in tuned}

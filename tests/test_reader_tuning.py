@@ -79,7 +79,7 @@ def _words(text):
 
 
 def test_the_everyday_prompts_cover_every_action_and_are_read_by_no_word():
-    texts, labels = action_meaning.everyday_prompts()
+    texts, labels = reader_tuning.everyday_prompts()
     assert len(texts) == len(labels) == len(set(texts)) > 1000
     assert np.bincount(labels, minlength=len(ACTIONS)).min() >= 10
     assert [t for t in texts if actions_in_text(t)] == []  # the vocabulary's phrases cover those already
@@ -88,7 +88,7 @@ def test_the_everyday_prompts_cover_every_action_and_are_read_by_no_word():
 def test_no_everyday_prompt_is_near_a_prompt_of_the_suite_or_the_reading_sets(tmp_path):
     """The suite and the reading sets stay held out: nothing the reader is tuned on repeats them, in words
     (Jaccard of the word sets < 0.45) or in meaning (MiniLM cosine < 0.75)."""
-    texts, _ = action_meaning.everyday_prompts()
+    texts, _ = reader_tuning.everyday_prompts()
     root = Path(__file__).resolve().parents[1] / "benchmarks"
     held = [e["text"] for name in ("prompts.yaml", "plan_dev.yaml", "plan_check.yaml")
             for e in yaml.safe_load((root / name).read_text())["prompts"]]  # fmt: skip
