@@ -111,6 +111,36 @@ def test_a_rest_after_a_posture_is_staying_there_and_repeats_are_one_action(mean
     assert action_meaning.settled(fallen) == ids("fall_down", "get_up", "idle")
 
 
+def test_parts_read_by_meaning_follow_one_another_as_the_training_data_do():
+    def order(*parts):  # each part: (action name, score) options; −1 for no action
+        options = [[((n if n == -1 else action_id(n),), s) for n, s in part] for part in parts]
+        return [n if n == -1 else ACTIONS[n] for n in action_meaning.in_posture_order(options)]
+
+    # after sitting, only what starts seated follows (stand_up, get_up), or idle, or the same again
+    assert order([("sit_down", 0.6)], [("shrug", 0.7), ("stand_up", 0.5)]) == ["sit_down", "stand_up"]
+    assert order([("sit_down", 0.6)], [("idle", 0.7), ("stand_up", 0.5)]) == ["sit_down", "idle"]
+    assert order([("sit_down", 0.6)], [("sit_down", 0.7), ("stand_up", 0.5)]) == ["sit_down", "sit_down"]
+    # the best total: the first part's second choice, where the second part's best fits only after it
+    lying = order([("sit_down", 0.6), ("lie_down", 0.55)], [("sit_up", 0.7), ("stand_up", 0.3)])
+    assert lying == ["lie_down", "sit_up"]
+    # standing lets any action follow
+    assert order([("walk", 0.6)], [("sit_up", 0.7), ("sit_down", 0.6)]) == ["walk", "sit_up"]
+    # a part with one option keeps it: the words' reading, or no action, which lets anything follow
+    assert order([("sit_down", 0.0)], [("walk", 0.0)]) == ["sit_down", "walk"]
+    nothing = order([("sit_down", 0.6)], [(-1, 0.0)], [("walk", 0.5), ("get_up", 0.4)])
+    assert nothing == ["sit_down", -1, "walk"]
+    # where nothing fits, each part as it reads alone
+    assert order([("kneel", 0.0)], [("clap", 0.6), ("wave", 0.5)]) == ["kneel", "clap"]
+
+
+def test_a_prompt_reads_in_posture_order(meaning):
+    text = "a man drops into an armchair, then straightens up out of it"
+    parts = split_parts(text)
+    alone = [ACTIONS[int(row.argmax())] for row in meaning.part_scores(parts)]
+    assert alone == ["sit_down", "stretch"]  # "straightens up" alone reads as a stretch
+    assert meaning.actions(text) == [action_id("sit_down"), action_id("stand_up")]
+
+
 def test_a_close_call_names_the_actions_that_scored_near_the_one_read(meaning):
     text = "a woman flops onto the bed"  # read as sit_down, a close call with lie_down
     [(read, others)] = meaning.close_calls(text)
