@@ -237,10 +237,14 @@ def settled(actions: Sequence[int]) -> list[int]:
     return out
 
 
-def in_posture_order(options: Sequence[Sequence[tuple[tuple[int, ...], float]]]) -> list[int]:
-    """The actions of a prompt's parts, given each part's options ((actions, score) pairs: one for a
-    part its words read, every action scoring at least the reader's minimum for a part read by
-    meaning), chosen for the highest total score among readings that the training data could hold.
+Option = tuple[tuple[int, ...], float]  # a part's actions and their score
+Reading = tuple[float, list[tuple[int, ...]]]  # a reading's total score and each part's actions
+
+
+def in_posture_order(options: Sequence[Sequence[Option]]) -> list[tuple[int, ...]]:
+    """The actions read for each of a prompt's parts, given each part's options: one for a part its
+    words read (score 0), every action scoring at least the reader's minimum for a part read by meaning;
+    chosen for the highest total score among readings that the training data could hold.
 
     In the synthesizer's clips an action starts in the posture the one before ends in, so after a part
     that ends seated, lying or kneeling the next action is one that starts there (stand_up, get_up,
@@ -255,10 +259,10 @@ def in_posture_order(options: Sequence[Sequence[tuple[tuple[int, ...], float]]])
     held_there = {posture for starts, _ in table.values() for posture in starts} - {"stand"}
     idle = action_id("idle")
     # Per (last action, posture held after it): the best (total score, actions) so far.
-    paths: dict[tuple[int | None, str | None], tuple[float, list[int]]] = {(None, None): (0.0, [])}
+    paths: dict[tuple[int | None, str | None], Reading] = {(None, None): (0.0, [])}
     for choices in options:
-        grown: dict[tuple[int | None, str | None], tuple[float, list[int]]] = {}
-        for (last, posture), (total, actions) in paths.items():
+        grown: dict[tuple[int | None, str | None], Reading] = {}
+        for (last, posture), (total, chosen) in paths.items():
             for sequence, score in choices:
                 held, previous, fits = posture, last, True
                 for action in sequence:
@@ -273,9 +277,9 @@ def in_posture_order(options: Sequence[Sequence[tuple[tuple[int, ...], float]]])
                     previous = action
                 key = (previous, held)
                 if fits and (key not in grown or grown[key][0] < total + score):
-                    grown[key] = (total + score, actions + list(sequence))
+                    grown[key] = (total + score, [*chosen, sequence])
         if not grown:
-            return [a for choices in options for a in max(choices, key=lambda c: c[1])[0]]
+            return [max(choices, key=lambda c: c[1])[0] for choices in options]
         paths = grown
     return max(paths.values(), key=lambda path: path[0])[1]
 
@@ -366,8 +370,10 @@ class ActionMeaning:
 
     def close_calls(self, prompt: str, margin: float | None = None) -> list[tuple[int, list[int]]]:
         """For each part of a prompt read by meaning whose reading is a close call: (the action read,
-        the up to `MAX_CLOSE` others whose score is within `margin` (default `close`) of it, best first).
-        Empty when the words name an action for every part, or no part is close.
+        the up to `MAX_CLOSE` others whose score is within `margin` (default `close`) of it or above it,
+        best first). The action read is the one `actions` reads; where the order of postures took
+        another than the part's best alone, that best is among the others. Empty when the words name an
+        action for every part, or no part is close.
 
         With the tuned encoder, on the development set's 220 one-part prompts read by meaning, TUNED_CLOSE
         = 0.1 marks 6 of its 10 misreadings (23 of the 210 right ones) and names the right action beside
@@ -376,15 +382,13 @@ class ActionMeaning:
         if named_in_every_part(prompt) is not None:
             return []
         margin = self.close if margin is None else margin
-        parts = split_parts(prompt)
         out = []
-        for part, row in zip(parts, self.part_scores(parts), strict=True):
-            best = int(row.argmax())
-            if actions_in_text(part) or row[best] < self.min_score:
+        for by_meaning, row, (read, *_) in zip(*self._read_parts(prompt), strict=True):
+            if not by_meaning:
                 continue
-            others = [int(a) for a in np.argsort(-row)[1 : 1 + MAX_CLOSE] if row[best] - row[a] < margin]
+            others = [int(a) for a in np.argsort(-row) if a != read and row[read] - row[a] < margin]
             if others:
-                out.append((best, others))
+                out.append((read, others[:MAX_CLOSE]))
         return out
 
     def actions(self, prompt: str) -> list[int]:
@@ -397,15 +401,23 @@ class ActionMeaning:
         named = named_in_every_part(prompt)
         if named is not None:
             return settled(named)
+        return settled([action for chosen in self._read_parts(prompt)[2] for action in chosen])
+
+    def _read_parts(self, prompt: str) -> tuple[list[bool], np.ndarray, list[tuple[int, ...]]]:
+        """Per part of a prompt: whether it is read by meaning (its words name no action and its best
+        score reaches `min_score`), its `part_scores` row, and the actions read for it
+        (`in_posture_order`)."""
         parts = split_parts(prompt)
         scores = self.part_scores(parts)
-        options: list[list[tuple[tuple[int, ...], float]]] = []
+        by_meaning: list[bool] = []
+        options: list[list[Option]] = []
         for part, row in zip(parts, scores, strict=True):
-            best = int(row.argmax())
-            if words := actions_in_text(part):
+            words = actions_in_text(part)
+            by_meaning.append(not words and row.max() >= self.min_score)
+            if words:
                 options.append([(tuple(words), 0.0)])
-            elif row[best] < self.min_score:
+            elif not by_meaning[-1]:
                 options.append([((UNKNOWN_ACTION,), 0.0)])
             else:
                 options.append([((int(a),), float(row[a])) for a in np.flatnonzero(row >= self.min_score)])
-        return settled(in_posture_order(options))
+        return by_meaning, scores, in_posture_order(options)

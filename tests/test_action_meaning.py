@@ -114,7 +114,8 @@ def test_a_rest_after_a_posture_is_staying_there_and_repeats_are_one_action(mean
 def test_parts_read_by_meaning_follow_one_another_as_the_training_data_do():
     def order(*parts):  # each part: (action name, score) options; −1 for no action
         options = [[((n if n == -1 else action_id(n),), s) for n, s in part] for part in parts]
-        return [n if n == -1 else ACTIONS[n] for n in action_meaning.in_posture_order(options)]
+        chosen = action_meaning.in_posture_order(options)
+        return [n if n == -1 else ACTIONS[n] for part in chosen for n in part]
 
     # after sitting, only what starts seated follows (stand_up, get_up), or idle, or the same again
     assert order([("sit_down", 0.6)], [("shrug", 0.7), ("stand_up", 0.5)]) == ["sit_down", "stand_up"]
@@ -139,6 +140,9 @@ def test_a_prompt_reads_in_posture_order(meaning):
     alone = [ACTIONS[int(row.argmax())] for row in meaning.part_scores(parts)]
     assert alone == ["sit_down", "stretch"]  # "straightens up" alone reads as a stretch
     assert meaning.actions(text) == [action_id("sit_down"), action_id("stand_up")]
+    # the close call is about the action read; the part's best alone is named first beside it
+    [(read, others)] = meaning.close_calls(text)
+    assert read == action_id("stand_up") and others[0] == action_id("stretch")
 
 
 def test_a_close_call_names_the_actions_that_scored_near_the_one_read(meaning):
