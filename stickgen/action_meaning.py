@@ -213,8 +213,8 @@ def write_shipped_vectors(path: str | None = None, encoder: TextEncoder | None =
 
 
 def _ends_off_the_feet() -> frozenset[int]:
-    """The actions whose clips end away from standing (seated, lying, kneeling, on a ladder); the
-    synthesizer's table is read only when a prompt names `idle` after another action."""
+    """The actions whose clips end away from standing (seated, lying, kneeling, on a ladder), from the
+    synthesizer's table; `settled` asks only when a prompt names `idle` after another action."""
     return frozenset(action for action, (_, end) in postures().items() if end != "stand")
 
 
