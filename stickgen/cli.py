@@ -364,7 +364,7 @@ def edit(
     )  # fmt: skip
     read = guessed_edit_reading(motion, plan)
     if read is not None:  # as `generate` says a guessed reading; seconds from the span's start
-        close = close_note(motion.source["edited"].get("close"))
+        close = close_note(motion.source["edited"].get("close"), read)
         typer.echo(f'stickgen: read as --actions "{read}" (seconds from the span\'s start){close}; give '
                    "--actions to change it.", err=True)  # fmt: skip
     typer.echo(_save_edited(motion, path, theme=theme))
@@ -541,7 +541,7 @@ def _say_how_it_was_read(motions: list, plan: str) -> None:
     for spec, samples in read.items():
         named = ", ".join(map(str, samples))
         which = "" if len(read) == 1 else f" (sample{'s' * (len(samples) > 1)} {named})"
-        close = close_note(motions[samples[0]].source.get("close"))
+        close = close_note(motions[samples[0]].source.get("close"), spec)
         typer.echo(f'stickgen: read as --actions "{spec}"{which}{close}; give --actions to change it.',
                    err=True)  # fmt: skip
 
@@ -554,8 +554,8 @@ def _say_how_segments_were_read(motion, plan: str, remedy: str) -> None:
     from stickgen.generation import close_note
 
     for number, text, spec, close in guessed_segment_readings(motion, plan):
-        typer.echo(f'stickgen: read segment {number} ("{text}") as "{spec}"{close_note(close)}; {remedy}.',
-                   err=True)  # fmt: skip
+        note = close_note(close, spec)
+        typer.echo(f'stickgen: read segment {number} ("{text}") as "{spec}"{note}; {remedy}.', err=True)
 
 
 def _warn_about_language(text: str) -> None:

@@ -590,12 +590,13 @@ def close_calls(prompt: str, plan: str, encoder: TextEncoder | None) -> list[lis
     return [[ACTIONS[a], [ACTIONS[o] for o in others]] for a, others in meaning.close_calls(prompt)]
 
 
-def close_note(close: Sequence | None) -> str:
-    """`close_calls` as said after a reading: " (close: lie_down)", or " (close: lie_down for get_up;
-    clap for wave)" for several parts; "" for none."""
+def close_note(close: Sequence | None, reading: str = "") -> str:
+    """`close_calls` as said after a reading (`reading`: its timeline as --actions takes it): " (close:
+    lie_down)", or " (close: lie_down for get_up; clap for wave)" where the reading has several actions
+    ("stretch, shrug for stand_up" when one of them is close); "" for none."""
     if not close:
         return ""
-    if len(close) == 1:
+    if len(close) == 1 and "," not in reading:
         return f" (close: {', '.join(close[0][1])})"
     return " (close: " + "; ".join(f"{', '.join(others)} for {read}" for read, others in close) + ")"
 

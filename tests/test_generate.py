@@ -209,6 +209,17 @@ def test_a_close_call_is_said_beside_the_reading_with_the_actions_near_it(tmp_pa
     assert "close" not in load_motion(tmp_path / "b.npz").source
 
 
+def test_a_close_call_in_a_reading_of_several_actions_names_the_action_it_is_about():
+    from stickgen.generation import close_note
+
+    one = [["stand_up", ["stretch", "shrug"]]]
+    assert close_note(one, "stand_up:0-5") == " (close: stretch, shrug)"
+    assert close_note(one, "sit_down:0-4.44,stand_up:4.44-10") == " (close: stretch, shrug for stand_up)"
+    two = [["sit_down", ["lie_down"]], ["stand_up", ["stretch"]]]
+    assert close_note(two) == " (close: lie_down for sit_down; stretch for stand_up)"
+    assert close_note([], "sit_down:0-5") == close_note(None) == ""
+
+
 def test_actions_may_be_named_in_order_instead_of_given_as_spans():
     from stickgen.errors import StickgenError
     from stickgen.generation import check_request, default_seconds, split_by_length
