@@ -464,6 +464,46 @@ class StickFigureTransformer(nn.Module):
 
 
 # -----------------------------------------------------------------------------
+# growing a trained model deeper
+
+
+def block_places(old_layers: int, new_layers: int) -> list[int]:
+    """Where the blocks of a model of `old_layers` go among `new_layers`: spread evenly, in order.
+
+    Block i goes to i·new // old, so 6 blocks in 9 sit at 0, 1, 3, 4, 6, 7 and a new block follows
+    every second one (2, 5, 8).
+    """
+    if not 1 <= old_layers <= new_layers:
+        raise StickgenError(f"cannot place {old_layers} blocks among {new_layers}.")
+    return [i * new_layers // old_layers for i in range(old_layers)]
+
+
+def deepened_state(
+    state: dict[str, torch.Tensor], old_layers: int, model: StickFigureTransformer
+) -> dict[str, torch.Tensor]:
+    """`model`'s full state with the weights of `state`, a trained model of `old_layers` blocks.
+
+    Every weight outside the blocks, and each old block (renumbered by `block_places`), comes from
+    `state`; the blocks between keep `model`'s own initial weights, whose modulation is zero (adaLN-Zero),
+    so each adds nothing to its input and the deeper model computes exactly what `state`'s did. Training
+    then opens their gates.
+    """
+    places = block_places(old_layers, model.config.n_layers)
+    out = dict(model.state_dict())
+    for name, value in state.items():
+        if name.startswith("blocks."):
+            _, index, rest = name.split(".", 2)
+            name = f"blocks.{places[int(index)]}.{rest}"
+        if name not in out or out[name].shape != value.shape:
+            raise StickgenError(f"the checkpoint's weight {name} does not fit the deeper model.")
+        out[name] = value
+    new = set(range(model.config.n_layers)) - set(places)
+    if any(out[f"blocks.{i}.modulation.weight"].abs().max() > 0 for i in new):
+        raise StickgenError("a new block's modulation must start at zero to leave the model as it was.")
+    return out
+
+
+# -----------------------------------------------------------------------------
 # size report
 
 

@@ -43,7 +43,7 @@ from stickgen.config import to_dict
 from stickgen.errors import StickgenError
 from stickgen.files import atomic_write_text
 from stickgen.labels import ACTIONS
-from stickgen.model import ModelConfig, StickFigureTransformer
+from stickgen.model import ModelConfig, StickFigureTransformer, block_places, deepened_state
 from stickgen.objective import Draws, DropRates, LossWeights, flow_matching_losses
 from stickgen.ranges import check_range, check_seed
 
@@ -104,7 +104,9 @@ class TrainConfig:
     """How checkpoints store the (EMA) weights: float32, or bfloat16 for half the size."""
     init: str | None = None
     """A checkpoint folder whose weights start the model instead of random ones (a second stage of
-    training, with a fresh optimizer and schedule); its model and text encoder must be this run's."""
+    training, with a fresh optimizer and schedule); its model and text encoder must be this run's, or
+    its model this run's with fewer blocks: they are spread among the run's, and the new blocks start
+    as identities (`model.deepened_state`)."""
     action_weights: dict[str, float] = field(default_factory=dict)
     """How often clips of an action are drawn relative to the rest ({"get_up": 2.0}; an action not
     named weighs 1): a clip weighs the mean of its frames' weights. Empty: every clip once an epoch."""
@@ -275,19 +277,24 @@ class TrainResult:
     steps: int
 
 
-def _initial_weights(folder: str, model_config: ModelConfig, data: TrainingData) -> dict[str, torch.Tensor]:
-    """The weights of checkpoint `folder` (config `init`) in float32, after checking they fit this run."""
+def _initial_weights(
+    folder: str, model_config: ModelConfig, data: TrainingData
+) -> tuple[dict[str, torch.Tensor], int]:
+    """The weights of checkpoint `folder` (config `init`) in float32 and its number of blocks, after
+    checking they fit this run: the same model, or the same with fewer blocks (grown by `train`)."""
     if not Path(folder).is_dir():
         raise StickgenError(f"init checkpoint {folder} is not a folder.")
     start = load_checkpoint(folder, expected_encoder=data.encoder)
     ours, theirs = to_dict(model_config), to_dict(start.model.config)
-    if ours != theirs:
+    deeper = {**theirs, "n_layers": ours["n_layers"]} == ours and ours["n_layers"] > theirs["n_layers"]
+    if ours != theirs and not deeper:
         key = next(k for k in ours if ours[k] != theirs.get(k))
         raise StickgenError(
             f"init checkpoint {folder} has model {key} = {theirs.get(key)!r}, "
             f"but this run's is {ours[key]!r}."
         )
-    return {name: value.to(torch.float32) for name, value in start.model.state_dict().items()}
+    state = {name: value.to(torch.float32) for name, value in start.model.state_dict().items()}
+    return state, int(theirs["n_layers"])
 
 
 def train(
@@ -339,7 +346,16 @@ def train(
     torch.manual_seed(config.seed)
     model = StickFigureTransformer(model_config).to(device)
     if initial is not None and resume_from is None:
-        model.load_state_dict(initial)
+        state, init_layers = initial
+        if init_layers < model_config.n_layers:
+            state = deepened_state(state, init_layers, model)
+            if dist.main:
+                print(
+                    f"init: the checkpoint's {init_layers} blocks go to places "
+                    f"{block_places(init_layers, model_config.n_layers)} of {model_config.n_layers}; "
+                    "the new blocks start as identities.", file=sys.stderr,
+                )  # fmt: skip
+        model.load_state_dict(state)
     optimizer = torch.optim.AdamW(
         model.parameters(), lr=config.optim.lr, betas=tuple(config.optim.betas),
         weight_decay=config.optim.weight_decay, fused=device.type == "cuda" or None,

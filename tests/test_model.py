@@ -29,6 +29,8 @@ from stickgen.model import (
     StickFigureTransformer,
     SwiGLU,
     apply_rotary_emb,
+    block_places,
+    deepened_state,
     parameter_counts,
     rope_frequencies,
 )
@@ -189,6 +191,38 @@ def test_sequences_longer_than_the_rotary_cache_work():
         out = model(b["x"], b["t"], text=b["text"])
         cached = longer_cache(b["x"], b["t"], text=b["text"])
     torch.testing.assert_close(out.pose, cached.pose)
+
+
+def test_block_places_spread_the_old_blocks_evenly_in_order():
+    assert block_places(6, 9) == [0, 1, 3, 4, 6, 7]
+    assert block_places(2, 3) == [0, 1] and block_places(4, 4) == [0, 1, 2, 3]
+    with pytest.raises(StickgenError, match="cannot place 3 blocks among 2"):
+        block_places(3, 2)
+
+
+@pytest.mark.parametrize("conv_kernel", [0, 3])
+def test_a_deepened_model_computes_what_the_shallower_one_did_until_trained(conv_kernel):
+    trained = perturbed_model(tiny_config(n_layers=2, conv_kernel=conv_kernel))
+    deeper = StickFigureTransformer(tiny_config(n_layers=5, conv_kernel=conv_kernel)).eval()
+    deeper.load_state_dict(deepened_state(trained.state_dict(), 2, deeper))
+    b = batch()
+    with torch.no_grad():
+        before, after = trained(**b), deeper(**b)
+    for name, value in before.as_dict().items():
+        torch.testing.assert_close(after.as_dict()[name], value, rtol=0, atol=1e-6)
+    # the new blocks (1, 3, 4) are not copies: opening one's gates changes the output
+    assert torch.equal(deeper.blocks[2].attn.q.weight, trained.blocks[1].attn.q.weight)
+    with torch.no_grad():
+        deeper.blocks[3].modulation.weight.normal_(0.0, 0.05)
+        assert not torch.allclose(deeper(**b).pose, before.pose, atol=1e-4)
+
+
+def test_deepening_refuses_weights_that_do_not_fit():
+    trained = perturbed_model(tiny_config(n_layers=2))
+    wider = StickFigureTransformer(tiny_config(d_model=128, n_layers=3))
+    with pytest.raises(StickgenError, match="does not fit the deeper model") as error:
+        deepened_state(trained.state_dict(), 2, wider)
+    assert_one_sentence(str(error.value))
 
 
 @pytest.mark.parametrize(("patch", "conv_kernel"), TOKENS)

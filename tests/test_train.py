@@ -196,6 +196,30 @@ def test_init_refuses_a_checkpoint_of_another_model(tmp_path):
     assert not (tmp_path / "b").exists() and not (tmp_path / "c").exists()  # no run folder left
 
 
+def test_init_grows_a_shallower_checkpoint_into_a_deeper_run(tmp_path, capsys):
+    data = tiny_data()
+    train(tiny_config(6), data, tmp_path / "first", progress=False)
+    shallow = load_checkpoint(tmp_path / "first" / "latest").model.eval()
+    deep_model = dataclasses.replace(tiny_config(1).model, n_layers=3)
+    frozen = OptimConfig(lr=1e-12, warmup_steps=1)
+    grown = train(
+        tiny_config(1, model=deep_model, init=str(tmp_path / "first" / "latest"), optim=frozen), data,
+        tmp_path / "deep", progress=False,
+    )  # fmt: skip
+    assert "the checkpoint's 2 blocks go to places [0, 1] of 3" in capsys.readouterr().err
+    deep = load_checkpoint(tmp_path / "deep" / "latest").model.eval()
+    assert grown.model.config.n_layers == 3 and len(deep.blocks) == 3
+    g = torch.Generator().manual_seed(3)
+    x, t, text = torch.randn(2, 12, 52, generator=g), torch.rand(2, generator=g), torch.randn(2, TEXT_DIM)
+    with torch.no_grad():  # the grown run starts where the shallow one ended
+        before, after = shallow(x, t, text=text).pose, deep(x, t, text=text).pose
+    torch.testing.assert_close(after, before, atol=1e-4, rtol=0)
+    # and a deeper checkpoint is not cut down to a shallower run
+    with pytest.raises(StickgenError, match="has model n_layers = 3, but this run's is 2"):
+        train(tiny_config(1, init=str(tmp_path / "deep" / "latest")), data, tmp_path / "cut", progress=False)
+    assert not (tmp_path / "cut").exists()
+
+
 def test_refuses_a_folder_holding_another_run(tmp_path):
     data = tiny_data()
     train(tiny_config(4), data, tmp_path / "run", progress=False)
