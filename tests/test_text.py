@@ -42,10 +42,11 @@ def _one_sentence(message: str) -> bool:
     return "\n" not in message and message.endswith(".") and not re.search(r"[.!?]\s+[A-Z]", message)
 
 
-def _build_tiny_bert(folder: Path, seed: int) -> Path:
+def _build_tiny_bert(folder: Path, seed: int, pooling: str = "cls") -> Path:
     """Save a random BERT (hidden 32, 2 layers) as a BGE-style sentence-transformers folder.
 
-    BGE models pool the CLS token and L2-normalise; so does this one.
+    BGE models pool the CLS token and L2-normalise; so does this one, unless `pooling` is "mean" (as
+    MiniLM pools).
     """
     import torch
     from transformers import BertConfig, BertModel, BertTokenizerFast
@@ -71,7 +72,7 @@ def _build_tiny_bert(folder: Path, seed: int) -> Path:
     )
     BertModel(config).save_pretrained(source)
     BertTokenizerFast(vocab_file=str(vocab), do_lower_case=True).save_pretrained(source)
-    modules = [Transformer(str(source)), Pooling(TINY_DIM, pooling_mode="cls"), Normalize()]
+    modules = [Transformer(str(source)), Pooling(TINY_DIM, pooling_mode=pooling), Normalize()]
     SentenceTransformer(modules=modules, device="cpu").save(str(folder))
     return folder
 
@@ -79,6 +80,11 @@ def _build_tiny_bert(folder: Path, seed: int) -> Path:
 @pytest.fixture(scope="module")
 def tiny_folder(tmp_path_factory) -> Path:
     return _build_tiny_bert(tmp_path_factory.mktemp("tiny") / "tiny-bge", seed=0)
+
+
+@pytest.fixture(scope="module")
+def tiny_mean_folder(tmp_path_factory) -> Path:
+    return _build_tiny_bert(tmp_path_factory.mktemp("tiny") / "tiny-mean", seed=1, pooling="mean")
 
 
 @pytest.fixture
@@ -412,6 +418,88 @@ def test_default_cache_dir_honours_the_environment(monkeypatch, tmp_path):
     monkeypatch.delenv("STICKGEN_CACHE_DIR")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     assert default_cache_dir() == tmp_path / "xdg" / "stickgen"
+
+
+# The BERT sentence encoder run without sentence-transformers
+
+LONG_TEXT = " ".join("abcdefghij" * 45)  # 450 tokens in 899 characters: past MiniLM's 256 and tiny's 64
+
+
+@pytest.mark.slow
+def test_a_mean_pooled_bert_runs_in_plain_pytorch_as_sentence_transformers_runs_it(
+    tiny_mean_folder, tiny_folder, tmp_path
+):
+    from sentence_transformers import SentenceTransformer
+
+    from stickgen.bert_encoder import BertSentenceEncoder, supports
+
+    texts = ["a person jumps", "someone walks slowly", "A PERSON WAVES", "jumps", LONG_TEXT]
+    encoder = TextEncoder(str(tiny_mean_folder), cache=EmbeddingCache(tmp_path / "c"))
+    ours = encoder.encode(texts, batch_size=2)
+    assert isinstance(encoder._runner, BertSentenceEncoder) and encoder.load_count == 1
+    reference = SentenceTransformer(str(tiny_mean_folder), device="cpu").encode(
+        texts, normalize_embeddings=True, convert_to_numpy=True
+    )
+    np.testing.assert_allclose(ours, reference, atol=1e-5, rtol=0)
+    assert not np.allclose(ours[0], ours[3], atol=1e-3)  # the tiny vocabulary reads most words as [UNK]
+    # CLS pooling (BGE) is left to sentence-transformers
+    assert supports(tiny_mean_folder) and not supports(tiny_folder)
+    other = TextEncoder(str(tiny_folder), cache=EmbeddingCache(tmp_path / "d"))
+    other.encode(["a person jumps"])
+    assert other._runner is other._model and not isinstance(other._runner, BertSentenceEncoder)
+
+
+def test_only_a_complete_bert_folder_is_run_in_plain_pytorch(tiny_mean_folder, tmp_path):
+    from stickgen.bert_encoder import supports
+
+    assert not supports(tmp_path / "nothing-here")
+    for missing in ("tokenizer.json", "model.safetensors", "modules.json"):
+        copy = tmp_path / missing
+        shutil.copytree(tiny_mean_folder, copy)
+        (copy / missing).unlink()
+        assert not supports(copy), missing
+    legacy = tmp_path / "legacy"
+    shutil.copytree(tiny_mean_folder, legacy)
+    modes = {"word_embedding_dimension": TINY_DIM, "pooling_mode_mean_tokens": True}
+    (legacy / "1_Pooling" / "config.json").write_text(json.dumps(modes))
+    assert supports(legacy)  # the format of sentence-transformers before 6
+    (legacy / "1_Pooling" / "config.json").write_text(json.dumps({**modes, "pooling_mode_max_tokens": True}))
+    assert not supports(legacy)
+
+
+@pytest.mark.slow
+def test_the_packaged_minilm_and_the_readers_adapter_match_sentence_transformers():
+    from stickgen import action_meaning
+    from stickgen.bert_encoder import BertSentenceEncoder
+
+    texts = ["a person jumps", "a grandma shuffles over to the fridge, then sits down", "über café 🙂",
+             LONG_TEXT]  # fmt: skip
+    encoder = TextEncoder()
+    tuned = action_meaning.reader_encoder(encoder)
+    assert tuned.adapter is not None
+    for which in (encoder, tuned):
+        light = BertSentenceEncoder(which._resolved.folder)
+        if which.adapter is not None:
+            which._adapter.apply(light)
+        reference = which.model().encode(texts, normalize_embeddings=True, convert_to_numpy=True)
+        np.testing.assert_allclose(light.encode(texts), reference, atol=1e-5, rtol=0)
+
+
+def test_a_new_prompt_is_embedded_without_importing_sentence_transformers(tmp_path):
+    code = """
+import json, sys
+from stickgen.text import TextEncoder
+encoder = TextEncoder()
+vector = encoder.encode(["a grandma shuffles over to the fridge"])[0]
+heavy = sorted(m for m in ("sentence_transformers", "transformers") if m in sys.modules)
+print(json.dumps({"norm": float((vector ** 2).sum()), "heavy": heavy, "loads": encoder.load_count}))
+"""
+    env = {**os.environ, "STICKGEN_CACHE_DIR": str(tmp_path / "empty-cache")}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["heavy"] == [] and result["loads"] == 1
+    assert abs(result["norm"] - 1.0) < 1e-5
 
 
 # The real default encoder
