@@ -1,15 +1,15 @@
 """Benchmark: encode one prompt in a fresh process with a cold cache, then with a warm cache.
 
-Run as `python benchmarks/text.py [--encoder NAME] [--prompt TEXT] [--runs N] [--reader]`. Each measurement is a
-new Python process started with `STICKGEN_CACHE_DIR` pointing at a temporary folder, so the user's
-cache is never touched. "cold" starts from an empty cache (hash the model folder, load the model,
-encode): as `TextEncoder` does it (for the packaged MiniLM, `stickgen.bert_encoder` in plain PyTorch)
-and, side by side, through sentence-transformers as before (the baseline: its import, its model,
-its encode). "warm" repeats it once a first run has filled the cache (the cheap path: no model). Each
-time is the whole child process, wall-clock from start to exit, the median of `--runs` interleaved
-runs, with the time from its first import to the vector beside it. The last lines are the ratios.
-`--reader` times the meaning reader's encoder (MiniLM with its adapter, `action_meaning.reader_encoder`)
-the same way.
+Run as `python benchmarks/text.py [--encoder NAME] [--prompt TEXT] [--runs N] [--reader]`. Each
+measurement is a new Python process started with `STICKGEN_CACHE_DIR` pointing at a temporary
+folder, so the user's cache is never touched. "cold" starts from an empty cache (hash the model
+folder, load the model, encode): as `TextEncoder` does it (for the packaged MiniLM,
+`stickgen.bert_encoder` in plain PyTorch) and, side by side, through sentence-transformers as before
+(the baseline: its import, its model, its encode). "warm" repeats it once a first run has filled the
+cache (the cheap path: no model). Each time is the whole child process, wall-clock from start to
+exit, the median of `--runs` interleaved runs, with the time from its first import to the vector
+beside it. The last lines are the ratios. `--reader` times the meaning reader's encoder (MiniLM with
+its adapter, `action_meaning.reader_encoder`) the same way.
 """
 
 from __future__ import annotations
