@@ -124,10 +124,11 @@ def split_parts(prompt: str) -> list[str]:
     return parts or [prompt]
 
 
-def named_in_every_part(prompt: str) -> list[int] | None:
-    """The actions a prompt's words name (`actions_in_text`) when they name at least one per part of it,
-    the reading `ActionMeaning.actions` then takes as it is; None when some part must be read by meaning."""
-    named = actions_in_text(prompt)
+def named_in_every_part(prompt: str, after: int | None = None) -> list[int] | None:
+    """The actions a prompt's words name (`actions_in_text`, after `after`) when they name at least one
+    per part of it, the reading `ActionMeaning.actions` then takes as it is; None when some part must be
+    read by meaning."""
+    named = actions_in_text(prompt, after)
     return named if len(named) >= len(split_parts(prompt)) else None
 
 
@@ -241,7 +242,7 @@ Option = tuple[tuple[int, ...], float]  # a part's actions and their score
 Reading = tuple[float, list[tuple[int, ...]]]  # a reading's total score and each part's actions
 
 
-def in_posture_order(options: Sequence[Sequence[Option]]) -> list[tuple[int, ...]]:
+def in_posture_order(options: Sequence[Sequence[Option]], after: int | None = None) -> list[tuple[int, ...]]:
     """The actions read for each of a prompt's parts, given each part's options: one for a part its
     words read (score 0), every action scoring at least the reader's minimum for a part read by meaning;
     chosen for the highest total score among readings that the training data could hold.
@@ -251,7 +252,8 @@ def in_posture_order(options: Sequence[Sequence[Option]]) -> list[tuple[int, ...
     sit_up), the same action again, idle (staying there), or no action (−1): "plops into a lobby chair,
     then straightens up out of it" reads sit_down, stand_up where the second part alone reads shrug.
     Parts with one option (read by their words, or read as nothing) keep it. Where no reading fits,
-    each part's best is taken, as it reads alone.
+    each part's best is taken, as it reads alone. `after`: the action before the prompt (a story's line
+    before it), whose end posture the first part starts in, as a part before would be; none where None.
     """
     table = postures()
     # The postures off the feet that some action starts in ("sit", "lie", "kneel"); after any other
@@ -259,7 +261,8 @@ def in_posture_order(options: Sequence[Sequence[Option]]) -> list[tuple[int, ...
     held_there = {posture for starts, _ in table.values() for posture in starts} - {"stand"}
     idle = action_id("idle")
     # Per (last action, posture held after it): the best (total score, actions) so far.
-    paths: dict[tuple[int | None, str | None], Reading] = {(None, None): (0.0, [])}
+    start = (None, None) if after is None or after < 0 else (after, table[after][1])
+    paths: dict[tuple[int | None, str | None], Reading] = {start: (0.0, [])}
     for choices in options:
         grown: dict[tuple[int | None, str | None], Reading] = {}
         for (last, posture), (total, chosen) in paths.items():
@@ -368,7 +371,9 @@ class ActionMeaning:
         both = self.scores([without_place(p) for p in parts] + [as_phrase(p) for p in parts])
         return 0.5 * (both[: len(parts)] + both[len(parts) :])
 
-    def close_calls(self, prompt: str, margin: float | None = None) -> list[tuple[int, list[int]]]:
+    def close_calls(
+        self, prompt: str, margin: float | None = None, after: int | None = None
+    ) -> list[tuple[int, list[int]]]:
         """For each part of a prompt read by meaning whose reading is a close call: (the action read,
         the up to `MAX_CLOSE` others whose score is within `margin` (default `close`) of it or above it,
         best first). The action read is the one `actions` reads; where the order of postures took
@@ -378,12 +383,13 @@ class ActionMeaning:
         With the tuned encoder, on the development set's 220 one-part prompts read by meaning, TUNED_CLOSE
         = 0.1 marks 6 of its 10 misreadings (23 of the 210 right ones) and names the right action beside
         5 of them; on `benchmarks/plan_check.yaml` 10 of 14 (21 of 222) and 8. At 0.03, chosen for MiniLM
-        as it ships, it marked 3 of 14 with the first everyday-tuned reader (docs/prompt-suite.md)."""
-        if named_in_every_part(prompt) is not None:
+        as it ships, it marked 3 of 14 with the first everyday-tuned reader (docs/prompt-suite.md).
+        `after` as for `actions`."""
+        if named_in_every_part(prompt, after) is not None:
             return []
         margin = self.close if margin is None else margin
         out = []
-        for by_meaning, row, (read, *_) in zip(*self._read_parts(prompt), strict=True):
+        for by_meaning, row, (read, *_) in zip(*self._read_parts(prompt, after), strict=True):
             if not by_meaning:
                 continue
             others = [int(a) for a in np.argsort(-row) if a != read and row[read] - row[a] < margin]
@@ -391,28 +397,33 @@ class ActionMeaning:
                 out.append((read, others[:MAX_CLOSE]))
         return out
 
-    def actions(self, prompt: str) -> list[int]:
+    def actions(self, prompt: str, after: int | None = None) -> list[int]:
         """The actions of a prompt in order: the words' (`actions_in_text`) when they name at least one
         per part, else each part's own words, or its meaning when it names none; −1 for a part that
         reads as no action. The parts read by meaning take, together, the best-scoring actions that
         follow one another as the training data's do (`in_posture_order`: "plops into a chair, then
         straightens up" is stand_up after sit_down, not a shrug). Repeats in a row are merged, and an
-        idle after a posture is dropped (`settled`)."""
-        named = named_in_every_part(prompt)
+        idle after a posture is dropped (`settled`). `after`: the action the figure was doing before
+        the prompt (a story's line before it, the clip a continuation follows), whose end posture the
+        prompt starts in: "she gets up" after lie_down is get_up, "pops up" after kneel a rise, not a
+        jump (`in_posture_order`); None: standing, as a prompt of its own starts."""
+        named = named_in_every_part(prompt, after)
         if named is not None:
             return settled(named)
-        return settled([action for chosen in self._read_parts(prompt)[2] for action in chosen])
+        return settled([action for chosen in self._read_parts(prompt, after)[2] for action in chosen])
 
-    def _read_parts(self, prompt: str) -> tuple[list[bool], np.ndarray, list[tuple[int, ...]]]:
+    def _read_parts(
+        self, prompt: str, after: int | None = None
+    ) -> tuple[list[bool], np.ndarray, list[tuple[int, ...]]]:
         """Per part of a prompt: whether it is read by meaning (its words name no action and its best
         score reaches `min_score`), its `part_scores` row, and the actions read for it
-        (`in_posture_order`)."""
+        (`in_posture_order`, after `after`)."""
         parts = split_parts(prompt)
         scores = self.part_scores(parts)
         by_meaning: list[bool] = []
         options: list[list[Option]] = []
-        for part, row in zip(parts, scores, strict=True):
-            words = actions_in_text(part)
+        for k, (part, row) in enumerate(zip(parts, scores, strict=True)):
+            words = actions_in_text(part, after if k == 0 else None)
             by_meaning.append(not words and row.max() >= self.min_score)
             if words:
                 options.append([(tuple(words), 0.0)])
@@ -420,4 +431,4 @@ class ActionMeaning:
                 options.append([((UNKNOWN_ACTION,), 0.0)])
             else:
                 options.append([((int(a),), float(row[a])) for a in np.flatnonzero(row >= self.min_score)])
-        return by_meaning, scores, in_posture_order(options)
+        return by_meaning, scores, in_posture_order(options, after)

@@ -84,10 +84,11 @@ def _compiled(pattern: str) -> re.Pattern:
     return re.compile(pattern)
 
 
-def actions_in_text(prompt: str) -> list[int]:
+def actions_in_text(prompt: str, after: int | None = None) -> list[int]:
     """The actions a text names, in the order it names them: the longest known verb phrase wins.
 
-    [] when none matches.
+    [] when none matches. `after`: the action the figure was doing before the text (a story's line
+    before it), whose end posture the text starts in; standing where None (`_in_sequence`).
     """
     text = f" {_plain(prompt)} "
     phrases = _phrases()
@@ -116,7 +117,7 @@ def actions_in_text(prompt: str) -> list[int]:
             elif (a, b) in shared and action not in shared[(a, b)]:
                 shared[(a, b)].append(action)  # the same words in another action's list ("gets up")
     named = [(a, b, action) for a, b, action in sorted(found) if a not in starts]
-    return _in_sequence(named, shared)
+    return _in_sequence(named, shared, after)
 
 
 @functools.lru_cache(maxsize=1)
@@ -128,17 +129,20 @@ def postures() -> dict[int, tuple[tuple[str, ...], str]]:
     return {spec.id: (tuple(spec.starts), spec.ends) for spec in ACTION_SPECS}
 
 
-def _in_sequence(named: list[tuple[int, int, int]], shared: dict[tuple[int, int], list[int]]) -> list[int]:
+def _in_sequence(
+    named: list[tuple[int, int, int]], shared: dict[tuple[int, int], list[int]], after: int | None = None
+) -> list[int]:
     """The actions of `named` (start, end, action) in order, where words that several actions share
     ("gets up", "rises to its feet": get_up from the floor, stand_up from a seat) are taken as the one
     that starts in the posture the action before ends in: "lies down, then gets up" is get_up, "sits
-    down, then gets up" stand_up. The text starts standing; where no action or several fit, the first
-    in priority stays (stand_up before get_up). The synthesizer's table is read only for such words."""
+    down, then gets up" stand_up. The text starts standing, or where `after` ends ("she gets up" after
+    a story's lie_down is get_up); where no action or several fit, the first in priority stays
+    (stand_up before get_up). The synthesizer's table is read only for such words."""
     if all(len(shared.get((a, b), ())) <= 1 for a, b, _ in named):
         return [action for _, _, action in named]
     table = postures()
     out: list[int] = []
-    posture = "stand"
+    posture = "stand" if after is None or after < 0 else table[after][1]
     for a, b, action in named:
         options = shared.get((a, b), [action])
         fitting = [x for x in options if posture in table[x][0]]

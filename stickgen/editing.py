@@ -55,7 +55,7 @@ from stickgen.generation import (
     named_actions,
     parse_action_timeline,
     plan_timelines,
-    read_seconds,
+    read_actions,
     reading_is_a_guess,
     split_by_length,
     timeline_spec,
@@ -250,11 +250,13 @@ class _Engine:
             self._texts[prompt] = torch.from_numpy(self.text_encoder.encode([prompt])).to(self.device)
         return self._texts[prompt]
 
-    def timeline(self, prompt: str, frames: int) -> np.ndarray:
-        """Per-frame action ids (frames,) for a prompt under the plan; −1 where it gives none."""
+    def timeline(self, prompt: str, frames: int, after: int | None = None) -> np.ndarray:
+        """Per-frame action ids (frames,) for a prompt under the plan; −1 where it gives none. `after`:
+        the action the figure was doing before (`last_action`), whose end posture the prompt starts in
+        (`generation.read_actions`)."""
         planned = plan_timelines(
             self.model, [prompt], self.embed(prompt), frames, self.plan, guidance=self.guidance,
-            generator=self.generator, encoder=self.text_encoder,
+            generator=self.generator, encoder=self.text_encoder, after=after,
         )  # fmt: skip
         return np.full(frames, -1, dtype=np.int64) if planned is None else planned[0]
 
@@ -385,15 +387,17 @@ def _continue(
     joints = None if clip is None else clip.joints
     actions = None if clip is None else clip.actions
     previous = clip.texts[0] if clip is not None and clip.texts else None
+    last = None if clip is None else last_action(clip.actions)
     specs, closes = [], []
     for i, segment in enumerate(segments):
         frames = int(round(segment.seconds * FPS))
-        if segment.actions is None:
-            timeline = engine.timeline(segment.text, frames)
-            closes.append(close_calls(segment.text, engine.plan, engine.text_encoder))
+        if segment.actions is None:  # read from where the figure is: after the clip or segment before
+            timeline = engine.timeline(segment.text, frames, after=last)
+            closes.append(close_calls(segment.text, engine.plan, engine.text_encoder, after=last))
         else:
             timeline = given_timeline(segment.actions, frames)
             closes.append([])
+        last = last_action(timeline, last)
         specs.append(timeline_spec(timeline, FPS))
         direction = direction_in_text(segment.text)
         closing = end is not None and i == len(segments) - 1
@@ -516,11 +520,28 @@ def given_timeline(spec: str, frames: int) -> np.ndarray:
     return np.concatenate([spans, np.full(frames - len(spans), -1, dtype=np.int64)])
 
 
-def _settle(engine: _Engine, segments: list[Segment]) -> list[Segment]:
+def _settle(engine: _Engine, segments: list[Segment], after: int | None = None) -> list[Segment]:
     """The segments with the lengths `generate` gives them where none was given: each text's actions
-    read as the engine's plan reads them, by meaning with the model's encoder (`read_seconds`)."""
-    return [Segment(s.text, read_seconds(s.text, engine.plan, engine.text_encoder)) if s.default else s
-            for s in segments]  # fmt: skip
+    read as the engine's plan reads them, by meaning with the model's encoder, after the action the
+    segment before ends with (the first after `after`, the clip it follows), as `_continue` reads them."""
+    out = []
+    for segment in segments:
+        if segment.actions is not None:
+            names = _given_names(segment.actions)
+            read = names if names is not None else list(given_timeline(segment.actions, 1 << 12))
+        else:
+            read = read_actions(segment.text, engine.plan, engine.text_encoder, after)
+        if segment.default:
+            segment = Segment(segment.text, default_seconds(segment.text, read))
+        out.append(segment)
+        after = last_action(read, after)
+    return out
+
+
+def last_action(actions: Sequence[int] | np.ndarray | None, otherwise: int | None = None) -> int | None:
+    """The last known action (≥ 0) of a clip's or a reading's actions; `otherwise` where none is."""
+    known = [int(a) for a in ([] if actions is None else actions) if a >= 0]
+    return known[-1] if known else otherwise
 
 
 def _check_total(seconds: float) -> None:
@@ -569,7 +590,7 @@ def compose(
     before, start, end = _canonical(after if after is not None else start), _canonical(start), _canonical(end)
     _check_total(sum(s.seconds for s in segments) + (0.0 if after is None else before.duration))
     engine = _engine(options)
-    segments = _settle(engine, segments)
+    segments = _settle(engine, segments, None if before is None else last_action(before.actions))
     _check_total(sum(s.seconds for s in segments) + (0.0 if after is None else before.duration))
     joints, actions, specs, closes = _continue(engine, before, segments, end=end)
     if start is not None:
@@ -739,6 +760,8 @@ def edit_motion(clip: Motion, text: str, *, part: str, start: float | None = Non
     a, b = _calm_edges(clip.joints, *span, edited)
     engine = _engine(options)
     context = int(round(CONTEXT_SECONDS * FPS))
+    # read as a prompt of its own: an edit often keeps the legs (arms that wave while seated), so the
+    # posture the clip holds does not decide what the words mean
     timeline = engine.timeline(prompt, b - a) if given is None else given_timeline(given, b - a)
     part_known = known_features(edited)
     moves_pelvis = J["pelvis"] in edited

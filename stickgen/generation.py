@@ -259,11 +259,13 @@ def plan_timelines(
     guidance: float = DEFAULT_GUIDANCE,
     generator: torch.Generator | None = None,
     encoder: TextEncoder | None = None,
+    after: int | None = None,
 ) -> np.ndarray | None:
     """Per-frame action timelines (B, frames) for the prompts under `plan` (see `PLANS`); −1 = unknown.
 
     None when no prompt gets one (the sampler then runs on the text alone). encoder: the open sentence
-    encoder of `text` (the model's), needed by the "auto" plan.
+    encoder of `text` (the model's), needed by the "auto" plan. after: the action every prompt follows
+    (`read_actions`), for a story's segment.
     """
     if plan not in PLANS:
         raise StickgenError(f"Unknown plan {plan!r}; use one of {', '.join(PLANS)}.")
@@ -275,7 +277,7 @@ def plan_timelines(
         raise ValueError('the "auto" plan needs the sentence encoder')
     for b, prompt in enumerate(prompts):
         if plan in ("words", "auto"):
-            actions = read_actions(prompt, plan, encoder)
+            actions = read_actions(prompt, plan, encoder, after)
             if any(a >= 0 for a in actions):
                 timelines[b] = split_by_length(actions, frames)
                 named.add(b)
@@ -431,15 +433,19 @@ def default_checkpoint() -> Path:
     return bundled_asset(BUNDLED_MODEL, "config.json")
 
 
-def read_actions(prompt: str, plan: str = DEFAULT_PLAN, encoder: TextEncoder | None = None) -> list[int]:
+def read_actions(
+    prompt: str, plan: str = DEFAULT_PLAN, encoder: TextEncoder | None = None, after: int | None = None
+) -> list[int]:
     """The prompt's actions in order, as `plan` reads them (`plan_timelines`, `default_seconds`).
 
     Under "auto" with the model's sentence encoder: the meaning reader's (`action_meaning`, −1 for a
     part that reads as no action); otherwise the ones its words name (`action_words.actions_in_text`).
+    `after`: the action the figure was doing before the prompt (a story's segment before it), whose end
+    posture the prompt starts in (`ActionMeaning.actions`); None for a prompt of its own.
     """
     if plan == "auto" and encoder is not None:
-        return action_meaning.for_encoder(encoder).actions(prompt)
-    return actions_in_text(prompt)
+        return action_meaning.for_encoder(encoder).actions(prompt, after)
+    return actions_in_text(prompt, after)
 
 
 def typical_seconds(action: int) -> float:
@@ -581,13 +587,15 @@ def reading_is_a_guess(text: str, plan: str) -> bool:
     return plan == "model" or (plan == "auto" and action_meaning.named_in_every_part(text) is None)
 
 
-def close_calls(prompt: str, plan: str, encoder: TextEncoder | None) -> list[list]:
+def close_calls(prompt: str, plan: str, encoder: TextEncoder | None, after: int | None = None) -> list[list]:
     """`[[action read, [close actions]], ...]` by name, for the parts of a prompt that "auto" reads by
-    meaning as a close call (`action_meaning.ActionMeaning.close_calls`); [] under other plans."""
+    meaning as a close call (`action_meaning.ActionMeaning.close_calls`, after `after` as
+    `read_actions`); [] under other plans."""
     if plan != "auto" or encoder is None or not reading_is_a_guess(prompt, plan):
         return []
     meaning = action_meaning.for_encoder(encoder)
-    return [[ACTIONS[a], [ACTIONS[o] for o in others]] for a, others in meaning.close_calls(prompt)]
+    close = meaning.close_calls(prompt, after=after)
+    return [[ACTIONS[a], [ACTIONS[o] for o in others]] for a, others in close]
 
 
 def close_note(close: Sequence | None, reading: str = "") -> str:

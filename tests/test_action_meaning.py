@@ -134,6 +134,31 @@ def test_parts_read_by_meaning_follow_one_another_as_the_training_data_do():
     assert order([("kneel", 0.0)], [("clap", 0.6), ("wave", 0.5)]) == ["kneel", "clap"]
 
 
+def test_a_prompt_after_another_action_starts_in_the_posture_that_action_ends_in(meaning):
+    # a story's line, or a continuation, is read from where the figure is
+    def order(after, *choices):
+        options = [[((action_id(n),), s) for n, s in choices]]
+        chosen = action_meaning.in_posture_order(options, after=None if after is None else action_id(after))
+        return [ACTIONS[n] for part in chosen for n in part]
+
+    assert order(None, ("shrug", 0.7), ("stand_up", 0.5)) == ["shrug"]
+    assert order("sit_down", ("shrug", 0.7), ("stand_up", 0.5)) == ["stand_up"]
+    assert order("sit_down", ("sit_down", 0.7), ("stand_up", 0.5)) == ["sit_down"]  # the same again
+    assert order("walk", ("shrug", 0.7), ("stand_up", 0.5)) == ["shrug"]  # standing: anything
+    assert order("kneel", ("clap", 0.6), ("wave", 0.5)) == ["clap"]  # nothing fits: as alone
+
+    def read(text, after=None):
+        return [ACTIONS[a] for a in meaning.actions(text, None if after is None else action_id(after))]
+
+    assert read("she pops up") == ["jump"]
+    assert read("she pops up", after="kneel") == ["get_up"]
+    assert read("then straightens up", after="sit_down") == ["stand_up"]
+    assert read("she gets up") == ["stand_up"] and read("she gets up", after="lie_down") == ["get_up"]
+    assert read("she waves", after="lie_down") == ["wave"]  # words keep their reading
+    [(close, _)] = meaning.close_calls("she pops up", after=action_id("kneel"))
+    assert ACTIONS[close] == "get_up"
+
+
 def test_a_prompt_reads_in_posture_order(meaning):
     text = "a man drops into an armchair, then straightens up out of it"
     parts = split_parts(text)

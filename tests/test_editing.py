@@ -487,6 +487,26 @@ def test_the_cli_says_how_it_read_a_segment_whose_words_name_no_action(tmp_path,
     assert (code, err) == (0, "") and load_motion("e.npz").source["edited"]["given"] == "wave"
 
 
+def test_a_story_line_is_read_from_the_posture_the_line_before_ends_in():
+    # alone, "she pops up" reads as a jump and "she gets up" as stand_up (from a seat); after a kneel
+    # or a lie-down they are get_up, in the segment's reading, its length and its close calls
+    get_up = stickgen.labels.action_id("get_up")
+    assert stickgen.generation.read_actions("she pops up", "words") == []
+    out = editing.tell_story(editing.parse_story("3 a kid kneels on the floor\nshe pops up\n"), steps=1)
+    assert out.source["read"][1].startswith("get_up:0-") and (out.actions[75:] == get_up).all()
+    assert out.source["close"][1][0][0] == "get_up"
+    typical = stickgen.generation.default_seconds("she pops up", [get_up])
+    assert out.num_frames == 75 + round(typical * 25)
+    lying = editing.tell_story([(2.0, "a woman lies down on the grass"), (2.0, "she gets up")], steps=1)
+    assert lying.source["read"][1] == "get_up:0-2"
+    # a continuation reads from where its clip ends
+    more = editing.continue_motion(lying, "she waves", seconds=2.0, steps=1)
+    assert more.source["read"] == ["wave:0-2"]
+    seated = lying.replace(actions=np.full(lying.num_frames, stickgen.labels.action_id("sit_down")))
+    again = editing.continue_motion(seated, "then straightens up", seconds=2.0, steps=1)
+    assert again.source["read"] == ["stand_up:0-2"]
+
+
 def test_a_story_line_that_gives_its_actions_is_drawn_with_them_not_as_its_words_read():
     # "drops down on the floor" reads as fall_down; the line's "| sit_down" makes her sit down instead.
     lines = "3 a girl walks forward\na girl drops down on the floor | sit_down\n"

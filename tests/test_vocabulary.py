@@ -29,6 +29,9 @@ def test_no_phrase_names_two_actions_but_the_shared_ones():
         for phrase in words:
             assert owner.setdefault(phrase, name) == name or phrase in vocabulary.SHARED, (phrase, name)
     assert actions_in_text("a person gets up") == [action_id("stand_up")]  # the first that lists it
+    # after an action that ends on the floor (a story's line before), the one that starts there
+    assert actions_in_text("a person gets up", after=action_id("lie_down")) == [action_id("get_up")]
+    assert actions_in_text("a person gets up", after=action_id("sit_down")) == [action_id("stand_up")]
 
 
 def test_every_phrase_conjugates():
