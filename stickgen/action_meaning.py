@@ -219,17 +219,22 @@ def _ends_off_the_feet() -> frozenset[int]:
     return frozenset(action for action, (_, end) in postures().items() if end != "stand")
 
 
-def settled(actions: Sequence[int]) -> list[int]:
+def settled(actions: Sequence[int], after: int | None = None) -> list[int]:
     """A reading's actions with repeats in a row merged ("bends over, touching her toes" is one bend)
     and without an `idle` right after an action that ends off the feet.
 
     In the training data idle only ever follows a standing figure (an action starts in the posture the
     one before ends in), so the model draws "lies down … to rest" read as lie_down, idle by standing up
     again to stand still. Resting after sitting, lying or kneeling is staying there: that action alone.
+    A reading that starts with idle after `after` (the action before it: a story's segment before) that
+    ends off the feet takes `after` again, its posture held ("he waits" after sitting down on a bench:
+    the seated figure stays seated, where idle drew it standing up).
     """
     idle = action_id("idle")
     out: list[int] = []
     for action in actions:
+        if action == idle and not out and after is not None and after in _ends_off_the_feet():
+            action = after
         if out and out[-1] == action:
             continue
         if action == idle and out and out[-1] in _ends_off_the_feet():
@@ -409,8 +414,8 @@ class ActionMeaning:
         jump (`in_posture_order`); None: standing, as a prompt of its own starts."""
         named = named_in_every_part(prompt, after)
         if named is not None:
-            return settled(named)
-        return settled([action for chosen in self._read_parts(prompt, after)[2] for action in chosen])
+            return settled(named, after)
+        return settled([action for chosen in self._read_parts(prompt, after)[2] for action in chosen], after)
 
     def _read_parts(
         self, prompt: str, after: int | None = None

@@ -143,12 +143,14 @@ def _in_sequence(
     table = postures()
     out: list[int] = []
     posture = "stand" if after is None or after < 0 else table[after][1]
+    idle = ACTIONS.index("idle")
     for a, b, action in named:
         options = shared.get((a, b), [action])
         fitting = [x for x in options if posture in table[x][0]]
         action = fitting[0] if fitting else options[0]
         out.append(action)
-        posture = table[action][1]
+        if action != idle:  # resting after lying down is lying there: "lies down, rests, then gets up"
+            posture = table[action][1]
     return out
 
 

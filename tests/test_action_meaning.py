@@ -155,6 +155,10 @@ def test_a_prompt_after_another_action_starts_in_the_posture_that_action_ends_in
     assert read("then straightens up", after="sit_down") == ["stand_up"]
     assert read("she gets up") == ["stand_up"] and read("she gets up", after="lie_down") == ["get_up"]
     assert read("she waves", after="lie_down") == ["wave"]  # words keep their reading
+    # resting after a posture off the feet is staying there: the action before goes on
+    assert read("he waits") == ["idle"] and read("he waits", after="walk") == ["idle"]
+    assert read("he waits", after="sit_down") == ["sit_down"]
+    assert read("he waits, then gets up", after="lie_down") == ["lie_down", "get_up"]
     [(close, _)] = meaning.close_calls("she pops up", after=action_id("kneel"))
     assert ACTIONS[close] == "get_up"
 

@@ -505,6 +505,9 @@ def test_a_story_line_is_read_from_the_posture_the_line_before_ends_in():
     seated = lying.replace(actions=np.full(lying.num_frames, stickgen.labels.action_id("sit_down")))
     again = editing.continue_motion(seated, "then straightens up", seconds=2.0, steps=1)
     assert again.source["read"] == ["stand_up:0-2"]
+    # waiting after sitting down is staying seated (idle drew the figure standing up to stand still)
+    bench = editing.tell_story([(3.0, "a man sits down on a bench"), (2.0, "he waits")], steps=1)
+    assert bench.source["read"] == ["sit_down:0-3", "sit_down:0-2"]
 
 
 def test_a_story_line_that_gives_its_actions_is_drawn_with_them_not_as_its_words_read():

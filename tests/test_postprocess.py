@@ -241,6 +241,7 @@ def test_actions_named_in_a_prompt():
         ("someone trips and falls, then gets to their feet", ["stumble", "fall_down", "get_up"]),
         ("she sits down and then gets up", ["sit_down", "stand_up"]),  # both fit: the first stays
         ("a man gets up", ["stand_up"]),  # standing, neither fits: as before
+        ("a man lies down, rests, then gets up", ["lie_down", "idle", "get_up"]),  # resting keeps lying
     ],
 )
 def test_a_change_of_posture_is_the_action_that_ends_in_the_second(text, names):
