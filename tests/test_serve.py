@@ -139,6 +139,17 @@ def test_a_guessed_reading_is_in_the_answer_as_the_actions_that_correct_it(clien
     assert named["read_as"] is None
 
 
+def test_a_chained_readings_close_calls_say_which_action_each_is_about(client):
+    # the second part alone reads as a stretch; in posture order stand_up, a close call with it
+    text = "a man drops into an armchair, then straightens up out of it"
+    [read] = client.post("/api/generate", json={"text": text, **QUICK}).json()["read_as"]
+    assert [span.split(":")[0] for span in read["actions"].split(",")] == ["sit_down", "stand_up"]
+    assert read["close_for"] == [{"action": "stand_up", "close": read["close"]}]
+    assert read["close"][0] == "stretch"
+    one = client.post("/api/generate", json={"text": "a woman flops onto the bed", **QUICK}).json()
+    assert one["read_as"][0]["close_for"] == [{"action": "sit_down", "close": ["lie_down"]}]
+
+
 def test_a_length_that_cannot_be_read_fails_its_request_and_not_the_queue(studio, monkeypatch):
     import stickgen.generation
     from stickgen.serve.studio import check_request

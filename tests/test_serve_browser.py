@@ -7,6 +7,7 @@ screenshot is also saved there (the README's picture).
 
 import io
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -210,10 +211,25 @@ def test_continue_edit_and_tell_a_story_on_the_page(page):
     wait_for_result(10)
     assert " read " not in page.inner_text("#caption") and page.is_hidden("#fixes")
     assert "actions lie_down:0-5" in page.inner_text("#caption")  # what it was drawn with
+    # in a chained reading, the close call says which action it is about and replaces only its span
+    page.fill("#actions", "")
+    page.fill("#prompt", "a man drops into an armchair, then straightens up out of it")
+    page.click("#generate")
+    wait_for_result(11)
+    spec = re.search(r"read as (\S+) \(close: stretch, (\w+) for stand_up\)", page.inner_text("#caption"))
+    assert spec, page.inner_text("#caption")
+    sit, stand = spec.group(1).split(",")
+    assert sit.startswith("sit_down:0-") and stand.startswith("stand_up:")
+    assert page.locator("#fixes button").all_inner_texts()[0] == "Try stretch for stand up"
+    with page.expect_request("**/api/generate") as request:
+        page.locator("#fixes button").first.click()
+    assert request.value.post_data_json["actions"] == f"{sit},{stand.replace('stand_up', 'stretch')}"
+    wait_for_result(12)
+    assert " read " not in page.inner_text("#caption") and page.is_hidden("#fixes")
     # in a story, the close call's button puts the action on that line and tells the story again
     page.fill("#story", "# two lines\n1 a person walks\n\n2 a woman flops onto the bed  # her line")
     page.click("#tell")
-    wait_for_result(11)
+    wait_for_result(13)
     assert "read segment 2 (“a woman flops onto the bed”) as sit_down:0-2 (close: lie_down)" in (
         page.inner_text("#caption")
     )
@@ -222,6 +238,6 @@ def test_continue_edit_and_tell_a_story_on_the_page(page):
         page.click("#fixes button")
     fixed = "# two lines\n1 a person walks\n\n2 a woman flops onto the bed | lie_down  # her line"
     assert request.value.post_data_json["story"] == fixed and page.input_value("#story") == fixed
-    wait_for_result(12)
+    wait_for_result(14)
     assert " read " not in page.inner_text("#caption") and page.is_hidden("#fixes")
     assert page.input_value("#actions") == ""  # the form is left as it was

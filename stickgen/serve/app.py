@@ -169,6 +169,13 @@ BODIES: dict[str, type[BaseModel]] = {
 }  # fmt: skip
 
 
+class CloseCall(BaseModel):
+    """One part of a reading that was a close call: the action read and the actions near it."""
+
+    action: str = Field(description="The action read for that part.")
+    close: list[str] = Field(description="Actions near it, likeliest first.")
+
+
 class Reading(BaseModel):
     """One reading of a prompt (or of a story's segment) by meaning, in the form `actions` takes (a
     story line's own "| ACTIONS"), and the samples that followed it."""
@@ -181,6 +188,10 @@ class Reading(BaseModel):
     text: str | None = Field(default=None, description="That segment's text.")
     close: list[str] = Field(
         default_factory=list, description="Actions the reading was a close call with, likeliest first."
+    )
+    close_for: list[CloseCall] = Field(
+        default_factory=list,
+        description="Per part read as a close call, in order: the action read and the actions near it.",
     )
 
 

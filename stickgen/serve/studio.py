@@ -120,9 +120,15 @@ def check_request(
 STORY_SECONDS = 60.0  # the studio's longest story or continuation; `stickgen story` makes longer ones
 
 
-def _close(close: list | None) -> list[str]:
-    """The actions a reading was a close call with (`generation.close_calls`), every part's, in order."""
-    return [other for _, others in close or [] for other in others]
+def _close(close: list | None) -> dict[str, list]:
+    """A reading's close calls (`generation.close_calls`) as the API gives them: `close`, the actions
+    near the reading, every part's, in order; `close_for`, per part read as a close call, the action
+    read and the actions near it (a chained reading's buttons replace that action's span)."""
+    close = close or []
+    return {
+        "close": [other for _, others in close for other in others],
+        "close_for": [{"action": action, "close": list(others)} for action, others in close],
+    }
 
 
 @dataclass(frozen=True)
@@ -369,12 +375,12 @@ class Studio:
         )  # fmt: skip
         # a story line or a continuation whose words name no action is read by meaning: said as
         # `stickgen story` says it, so that a misread line can be given its own "| ACTIONS"
-        read = [{"actions": spec, "samples": [0], "segment": k, "text": text, "close": _close(near)}
+        read = [{"actions": spec, "samples": [0], "segment": k, "text": text, **_close(near)}
                 for k, text, spec, near in guessed_segment_readings(motion, DEFAULT_PLAN)]  # fmt: skip
         edit_read = guessed_edit_reading(motion, DEFAULT_PLAN)  # a part edit's, from its span's start
         if edit_read is not None:
             close = _close(motion.source["edited"].get("close"))
-            read = [{"actions": edit_read, "samples": [0], "close": close}]
+            read = [{"actions": edit_read, "samples": [0], **close}]
         return self._store_result(settings, [motion], read)
 
     def _run_batch(self) -> None:
@@ -457,7 +463,7 @@ class Studio:
         # how a prompt whose words name no action was read, as `stickgen generate` says it on stderr
         if read is None:
             guessed = guessed_readings(motions, job.plan)
-            read = [{"actions": spec, "samples": k, "close": _close(motions[k[0]].source.get("close"))}
+            read = [{"actions": spec, "samples": k, **_close(motions[k[0]].source.get("close"))}
                     for spec, k in guessed.items()]  # fmt: skip
         info = {
             "text": job.prompt, "seed": job.seed, "seconds": motions[0].duration,

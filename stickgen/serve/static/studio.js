@@ -161,7 +161,7 @@ function describe(result) {
   // a prompt whose words name no action is read by meaning: a guess, which the actions field can correct
   // (a story line's or continuation's reading names its segment; a line's own "| ACTIONS" corrects it)
   for (const read of result.read_as || []) {
-    const close = read.close && read.close.length ? ` (close: ${read.close.join(", ")})` : "";
+    const close = closeNote(read);
     if (read.segment) {
       parts.push(`read segment ${read.segment} (“${read.text}”) as ${read.actions}${close}`);
       continue;
@@ -170,6 +170,33 @@ function describe(result) {
     parts.push(`read as ${read.actions}${which}${close}`);
   }
   return parts.join(" · ");
+}
+
+// The close calls of a reading as `stickgen generate` says them: " (close: lie_down)", or, where the
+// reading has several actions, which action each is about: " (close: stretch, shrug for stand_up)".
+function closeNote(read) {
+  if (!read.close || !read.close.length) return "";
+  const parts = read.close_for || [];
+  if (read.actions.split(",").length === 1 || !parts.length) return ` (close: ${read.close.join(", ")})`;
+  return ` (close: ${parts.map((part) => `${part.close.join(", ")} for ${part.action}`).join("; ")})`;
+}
+
+// The reading's timeline with the span of its `nth` part read as a close call put to `other` instead:
+// the parts in order, each the first span of its action after the last one matched.
+function replacedSpan(read, nth, other) {
+  const spans = read.actions.split(",");
+  let from = 0;
+  for (let k = 0; k <= nth; k++) {
+    const name = read.close_for[k].action;
+    while (from < spans.length && spans[from].split(":")[0] !== name) from++;
+    if (from >= spans.length) return null;
+    if (k === nth) {
+      spans[from] = `${other}:${spans[from].split(":")[1]}`;
+      return spans.join(",");
+    }
+    from++;
+  }
+  return null;
 }
 
 function downloadLinks(result) {
@@ -197,40 +224,47 @@ function downloadLinks(result) {
 }
 
 // A reading by meaning that was a close call: one button per action near it, which draws the same
-// prompt (or story, that line ending in "| ACTION") with the same seed and that action instead (one
-// action read; a chained reading is fixed by hand in the action timeline field or the story).
+// prompt (or story, that line ending in "| ACTIONS") with the same seed and that action instead; in a
+// chained reading, in place of the action it is near ("Try stretch for stand up").
 function fixes(result) {
   const box = document.createElement("div");
   box.className = "examples";
   for (const read of result.read_as || []) {
-    const spans = read.actions.split(",");
-    if (!read.close || !read.close.length || spans.length !== 1) continue;
+    if (!read.close || !read.close.length) continue;
     // a story's line, or a generated prompt; not a continuation's or an edit's reading (the form fixes those)
     if (read.segment ? !result.storyText : result.made !== "generate") continue;
-    const times = spans[0].split(":")[1];
-    for (const other of read.close) {
-      const button = document.createElement("button");
-      button.type = "button";
-      const name = other.replace("_", " ");
-      button.textContent = read.segment ? `Line ${read.segment}: try ${name}` : `Try ${name} instead`;
-      if (read.segment) {
-        button.addEventListener("click", () => {
-          const story = withActions(result.storyText, read.segment, other);
-          $("story").value = story;
-          const fields = { story, steps: result.steps, guidance: result.guidance, theme: result.theme };
-          run("/api/story", withSeed(fields, result.seedText), button, result.seedText, { storyText: story });
-        });
+    const chained = read.actions.split(",").length > 1;
+    const parts = read.close_for && read.close_for.length
+      ? read.close_for : [{ action: read.actions.split(":")[0], close: read.close }];
+    parts.forEach((part, nth) => {
+      for (const other of part.close) {
+        const actions = chained ? replacedSpan({ ...read, close_for: parts }, nth, other)
+          : `${other}:${read.actions.split(":")[1]}`;
+        if (!actions) continue;
+        const button = document.createElement("button");
+        button.type = "button";
+        const name = other.replace("_", " ");
+        const about = chained ? ` for ${part.action.replace("_", " ")}` : "";
+        button.textContent = read.segment ? `Line ${read.segment}: try ${name}${about}`
+          : chained ? `Try ${name}${about}` : `Try ${name} instead`;
+        if (read.segment) {
+          button.addEventListener("click", () => {
+            const story = withActions(result.storyText, read.segment, chained ? actions : other);
+            $("story").value = story;
+            const fields = { story, steps: result.steps, guidance: result.guidance, theme: result.theme };
+            run("/api/story", withSeed(fields, result.seedText), button, result.seedText, { storyText: story });
+          });
+        } else {
+          button.addEventListener("click", () => {
+            const fields = { text: result.text, n: result.n, seconds: result.seconds, actions,
+                             steps: result.steps, guidance: result.guidance, theme: result.theme };
+            if (result.camera) fields.camera = result.camera;
+            run("/api/generate", withSeed(fields, result.seedText), button, result.seedText, { made: "generate" });
+          });
+        }
         box.append(button);
-        continue;
       }
-      button.addEventListener("click", () => {
-        const fields = { text: result.text, n: result.n, seconds: result.seconds, actions: `${other}:${times}`,
-                         steps: result.steps, guidance: result.guidance, theme: result.theme };
-        if (result.camera) fields.camera = result.camera;
-        run("/api/generate", withSeed(fields, result.seedText), button, result.seedText, { made: "generate" });
-      });
-      box.append(button);
-    }
+    });
   }
   box.id = "fixes";
   box.hidden = !box.children.length;
