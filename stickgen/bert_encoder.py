@@ -203,6 +203,9 @@ class BertSentenceEncoder(nn.Module):
     @torch.inference_mode()
     def encode(self, texts: list[str], **_: Any) -> np.ndarray:
         """(N, D) float32 unit vectors of `texts`, as one batch padded to its longest text."""
+        width = getattr(self, "0").model.embeddings.word_embeddings.embedding_dim
+        if not texts:
+            return np.zeros((0, width), dtype=np.float32)
         encodings = self.tokenizer.encode_batch([str(t).strip() for t in texts])
         longest = max(len(e.ids) for e in encodings)
         ids = torch.zeros(len(texts), longest, dtype=torch.long)

@@ -437,6 +437,7 @@ def test_a_mean_pooled_bert_runs_in_plain_pytorch_as_sentence_transformers_runs_
     encoder = TextEncoder(str(tiny_mean_folder), cache=EmbeddingCache(tmp_path / "c"))
     ours = encoder.encode(texts, batch_size=2)
     assert isinstance(encoder._runner, BertSentenceEncoder) and encoder.load_count == 1
+    assert encoder._runner.encode([]).shape == (0, TINY_DIM)
     reference = SentenceTransformer(str(tiny_mean_folder), device="cpu").encode(
         texts, normalize_embeddings=True, convert_to_numpy=True
     )
