@@ -500,7 +500,9 @@ class TextEncoder:
             return self._runner
         try:
             runner = bert_encoder.BertSentenceEncoder(folder, device=self.device)
-        except (OSError, ValueError, RuntimeError) as e:
+        except Exception as e:  # unreadable weights or tokenizer: safetensors and tokenizers raise their own
+            if isinstance(e, StickgenError):
+                raise
             problem = _first_line(e)
             raise StickgenError(f"The text encoder in {folder} could not be loaded: {problem}.") from None
         if self.adapter is not None:

@@ -450,6 +450,16 @@ def test_a_mean_pooled_bert_runs_in_plain_pytorch_as_sentence_transformers_runs_
     assert other._runner is other._model and not isinstance(other._runner, BertSentenceEncoder)
 
 
+def test_a_bert_folder_with_unreadable_weights_fails_in_one_sentence(tiny_mean_folder, tmp_path):
+    broken = tmp_path / "broken"
+    shutil.copytree(tiny_mean_folder, broken)
+    (broken / "model.safetensors").write_bytes(b"not a safetensors file")
+    encoder = TextEncoder(str(broken), cache=EmbeddingCache(tmp_path / "c"))
+    with pytest.raises(StickgenError, match="could not be loaded") as error:
+        encoder.encode(["a person jumps"])
+    assert _one_sentence(str(error.value)), error.value
+
+
 def test_only_a_complete_bert_folder_is_run_in_plain_pytorch(tiny_mean_folder, tmp_path):
     from stickgen.bert_encoder import supports
 
