@@ -1,6 +1,10 @@
-"""tools/gpu_stage: the text encoder packed to travel rebuilds to the package's identity and embeddings."""
+"""tools/gpu_stage: the text encoder packed to travel rebuilds to the package's identity and embeddings;
+measure.sh runs what is left to measure."""
 
 import importlib.util
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -68,3 +72,22 @@ def test_a_checkpoint_packed_in_8_bits_rebuilds_to_within_its_rounding_and_loads
             assert torch.equal(after[name], weight), name  # the rest travels as it is
     model = load_checkpoint(rebuilt)  # a checkpoint `init` can take
     assert torch.equal(model.norm_mean, load_checkpoint(bundled).norm_mean)
+
+
+def test_measure_runs_the_steps_not_done_yet_and_refuses_a_folder_that_is_no_checkpoint(tmp_path):
+    root = TOOLS.parents[1]
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    out = tmp_path / "measure"
+    out.mkdir()
+    for done in ("data", "speed", "promises", "actions", "suite", "eval"):  # as if measured before
+        (out / f"{done}.txt").write_text("measured before\n")
+    command = ["bash", str(TOOLS / "measure.sh"), "assets/stickgen-default", str(out)]
+    run = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert "[data] done before" in run.stdout and "all measured" in run.stdout
+    size = (out / "size.txt").read_text()
+    assert "model.safetensors" in size and "total" in size and "6 layers" in size
+    assert (out / "speed.txt").read_text() == "measured before\n"  # a step done before is not run again
+    refused = subprocess.run(["bash", str(TOOLS / "measure.sh"), str(tmp_path)], cwd=root, env=env,
+                             capture_output=True, text=True)  # fmt: skip
+    assert refused.returncode == 2 and "is not a checkpoint folder" in refused.stderr
