@@ -150,6 +150,39 @@ def _verb_like(word: str) -> bool:
     return not word.endswith(("ss", "us", "is", "ics", "'s"))
 
 
+# Words ending in "-ing" that are not a verb's gerund ("every morning", "a ring").
+_NOT_GERUNDS = frozenset({
+    "something", "nothing", "anything", "everything", "morning", "evening", "building", "ceiling", "ring",
+    "king", "thing", "spring", "wing", "string", "sing", "bring", "sting", "during",
+})  # fmt: skip
+
+
+@functools.lru_cache(maxsize=1)
+def _known_verbs() -> frozenset[str]:
+    """The first words of the vocabulary's verb phrases: the verbs a gerund is looked up among."""
+    return frozenset(w.split()[0] for name in ACTIONS for w in vocabulary.words(name))
+
+
+def _gerund_base(word: str) -> str:
+    """The verb of a gerund: "landing" → "land", "running" → "run", "lunging" → "lunge", "waving" → "wave".
+
+    Among the stems it may come from (the doubled consonant undone, an "e" put back, as it is), the one
+    the vocabulary has as a verb; else the spelling rules alone."""
+    stem = word[:-3]
+    doubled = stem[:-1] if len(stem) >= 3 and stem[-1] == stem[-2] and stem[-1] not in "aeiouls" else None
+    if word == "lying":
+        return "lie"
+    for candidate in (doubled, stem + "e", stem):
+        if candidate and candidate in _known_verbs():
+            return candidate
+    if doubled:
+        return doubled
+    # "danc(e)", "scor(e)": a stem in "c", or consonant, vowel, consonant (not "enter", "open", "visit")
+    short = re.search(r"[^aeiou][aeiou][^aeiouwxy]$", stem) is not None
+    short = short and not stem.endswith(("er", "en", "on", "et", "it"))
+    return stem + "e" if stem.endswith("c") or short else stem
+
+
 def as_phrase(part: str) -> str:
     """One part of a prompt in the form of the vocabulary's phrases: `SUBJECT` and a verb phrase.
 
@@ -158,12 +191,18 @@ def as_phrase(part: str) -> str:
     reps". The subject is what comes before the first third-person verb ("-s", and not right after a
     determiner: "a man on his knees prays") after a determiner ("a", "my"), a pronoun, or a bare first
     word ("grandpa stays still"); a part that starts with its verb ("lowers herself onto it") gets
-    `SUBJECT` put before it. Anything else is read as it is.
+    `SUBJECT` put before it; a part that starts with a gerund ("landing an uppercut", after "before")
+    gets its verb in the third person ("someone lands an uppercut", `_gerund_base`). Anything else is
+    read as it is.
     """
     words = without_place(part).split()
     if not words:
         return part
     first = words[0].lower()
+    if first.endswith("ing") and len(first) > 4 and first.isalpha() and first not in _NOT_GERUNDS:
+        # a part that starts with its verb's gerund ("... before landing an uppercut"), in the
+        # vocabulary's form: "someone lands an uppercut"
+        return " ".join([SUBJECT, vocabulary.third_person(_gerund_base(first)), *words[1:]])
     if first in _PRONOUNS:
         return " ".join([SUBJECT, *words[1:]])
     if first in _DETERMINERS:

@@ -46,10 +46,27 @@ def test_a_prompt_is_cut_into_its_parts_in_order(prompt, parts):
         ("a kid flops back in the snow", "someone flops back"),
         ("photosynthesis in plants", "photosynthesis in plants"),  # no subject and verb: as it is
         ("the end", "the end"),
+        # a part that starts with a gerund, as after "before": its verb in the third person
+        ("landing an uppercut", "someone lands an uppercut"),
+        ("lunging forward", "someone lunges forward"),  # the vocabulary's verb: lunge, not lung
+        ("running to the door", "someone runs to the door"),
+        ("dancing in the snow", "someone dances"),  # the place taken off, as from any part
+        ("lying on the sofa", "someone lies on the sofa"),
+        ("something in the air", "something in the air"),  # no gerund
     ],
 )
 def test_a_part_is_put_in_the_phrases_form(part, phrase):
     assert as_phrase(part) == phrase
+
+
+def test_a_gerund_is_read_from_its_verb_and_the_part_after_before_with_it(meaning):
+    from stickgen.action_meaning import _gerund_base
+
+    bases = [_gerund_base(w) for w in ("sitting", "waving", "scoring", "kneeling", "entering", "tiptoeing")]
+    assert bases == ["sit", "wave", "score", "kneel", "enter", "tiptoe"]
+    # "landing an uppercut" as it is reads as a jump; as "someone lands an uppercut", a punch
+    text = "a boxer bobs under a hook before landing an uppercut"
+    assert meaning.actions(text) == [action_id("dodge"), action_id("punch")]
 
 
 @pytest.mark.parametrize(
