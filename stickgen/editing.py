@@ -526,9 +526,8 @@ def _settle(engine: _Engine, segments: list[Segment], after: int | None = None) 
     segment before ends with (the first after `after`, the clip it follows), as `_continue` reads them."""
     out = []
     for segment in segments:
-        if segment.actions is not None:
-            names = _given_names(segment.actions)
-            read = names if names is not None else list(given_timeline(segment.actions, 1 << 12))
+        if segment.actions is not None:  # a line's own actions (its length is set): for its last one
+            read = given_timeline(segment.actions, round(MAX_SEGMENT_SECONDS * FPS))
         else:
             read = read_actions(segment.text, engine.plan, engine.text_encoder, after)
         if segment.default:

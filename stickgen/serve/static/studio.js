@@ -181,13 +181,13 @@ function closeNote(read) {
   return ` (close: ${parts.map((part) => `${part.close.join(", ")} for ${part.action}`).join("; ")})`;
 }
 
-// The reading's timeline with the span of its `nth` part read as a close call put to `other` instead:
-// the parts in order, each the first span of its action after the last one matched.
-function replacedSpan(read, nth, other) {
-  const spans = read.actions.split(",");
+// The timeline `actions` with the span of the `nth` of `parts` (a reading's close calls, in order) put
+// to `other` instead: each part the first span of its action after the last one matched.
+function replacedSpan(actions, parts, nth, other) {
+  const spans = actions.split(",");
   let from = 0;
   for (let k = 0; k <= nth; k++) {
-    const name = read.close_for[k].action;
+    const name = parts[k].action;
     while (from < spans.length && spans[from].split(":")[0] !== name) from++;
     if (from >= spans.length) return null;
     if (k === nth) {
@@ -238,7 +238,7 @@ function fixes(result) {
       ? read.close_for : [{ action: read.actions.split(":")[0], close: read.close }];
     parts.forEach((part, nth) => {
       for (const other of part.close) {
-        const actions = chained ? replacedSpan({ ...read, close_for: parts }, nth, other)
+        const actions = chained ? replacedSpan(read.actions, parts, nth, other)
           : `${other}:${read.actions.split(":")[1]}`;
         if (!actions) continue;
         const button = document.createElement("button");
