@@ -55,6 +55,13 @@ _CHANGES = {
 }  # fmt: skip
 
 
+# The exercises "do" names ("do jumping jacks", "do deep knee bends", "do crunches") are named by their
+# noun alone as well ("a round of jumping jacks, then some press-ups"), where "jumping" alone would be
+# a jump. Not a determiner's ("do a star jump": "a star jump" is a noun after an article anyway), nor a
+# single word that is no plural ("do nothing", "do yoga").
+_EXERCISE = re.compile(r"^do (?!(?:a|an|some|the|ten|its|one)\b)(?P<noun>(?:\S+ )+\S+|\S+s)$")
+
+
 @functools.lru_cache(maxsize=1)
 def _phrases() -> dict[str, list[tuple[int, str, int, str]]]:
     """Every (length, phrase, action id, regular expression) by the phrase's first word.
@@ -65,7 +72,11 @@ def _phrases() -> dict[str, list[tuple[int, str, int, str]]]:
     by_first: dict[str, list[tuple[int, str, int, str]]] = {}
     for action, name in enumerate(ACTIONS):
         for words in vocabulary.words(name):
-            for form in {words, vocabulary.third_person(words), vocabulary.gerund(words)}:
+            forms = {words, vocabulary.third_person(words), vocabulary.gerund(words)}
+            exercise = _EXERCISE.match(words)
+            if exercise:  # "do jumping jacks": "a round of jumping jacks" names them too
+                forms.add(exercise["noun"])
+            for form in forms:
                 form = _plain(form)  # "do sit-ups" is matched as the text is: "do sit ups"
                 pattern = re.sub(r"\bits(elf)?\b", r"\\w+", re.escape(form))
                 entry = (len(form), form, action, rf" {pattern} ")

@@ -259,6 +259,11 @@ def test_a_change_of_posture_is_the_action_that_ends_in_the_second(text, names):
         # vocabulary phrases with a hyphen match as the text is read ("perform sit-ups")
         ("a woman performs sit-ups", ["sit_up"]),  # was sit_down: "sit"
         ("he performs push-ups on the floor", ["push_up"]),  # was push: "push"
+        # an exercise "do" names is named by its noun alone too
+        ("a round of jumping jacks, then some press-ups", ["jumping_jacks", "push_up"]),  # was jump, push_up
+        ("first a set of deep knee bends", ["squat"]),
+        ("he does nothing", ["idle"]),  # "nothing" alone names no action
+        ("a kid is jumping", ["jump"]),
     ],
 )
 def test_speed_nouns_and_hyphenated_phrases(text, names):

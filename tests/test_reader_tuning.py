@@ -78,11 +78,14 @@ def _words(text):
     return set(re.findall(r"[a-z']+", text.lower()))
 
 
-def test_the_everyday_prompts_cover_every_action_and_are_read_by_no_word():
+def test_the_everyday_prompts_cover_every_action_and_are_read_by_hardly_any_word():
     texts, labels = reader_tuning.everyday_prompts()
     assert len(texts) == len(labels) == len(set(texts)) > 1000
     assert np.bincount(labels, minlength=len(ACTIONS)).min() >= 10
-    assert [t for t in texts if actions_in_text(t)] == []  # the vocabulary's phrases cover those already
+    # written so that the exact words read none (the vocabulary's phrases cover those already); since
+    # an exercise's noun names it ("fifty jacks"), the words read 7, each as its own action
+    read = [(actions_in_text(t), label) for t, label in zip(texts, labels, strict=True) if actions_in_text(t)]
+    assert len(read) <= 7 and all(actions == [label] for actions, label in read)
 
 
 def test_no_everyday_prompt_is_near_a_prompt_of_the_suite_or_the_reading_sets(tmp_path):
@@ -90,9 +93,9 @@ def test_no_everyday_prompt_is_near_a_prompt_of_the_suite_or_the_reading_sets(tm
     (Jaccard of the word sets < 0.45) or in meaning (MiniLM cosine < 0.75)."""
     texts, _ = reader_tuning.everyday_prompts()
     root = Path(__file__).resolve().parents[1] / "benchmarks"
-    held = [e["text"] for name in ("prompts.yaml", "plan_dev.yaml", "plan_check.yaml")
+    held = [e["text"] for name in ("prompts.yaml", "plan_dev.yaml", "plan_check.yaml", "plan_chain.yaml")
             for e in yaml.safe_load((root / name).read_text())["prompts"]]  # fmt: skip
-    assert len(held) > 700
+    assert len(held) > 900
     held_words = [_words(h) for h in held]
     near = [(t, h) for t in texts for h, w in zip(held, held_words, strict=True)
             if len(_words(t) & w) / len(_words(t) | w) >= 0.45]  # fmt: skip
