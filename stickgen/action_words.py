@@ -55,6 +55,16 @@ _CHANGES = {
 }  # fmt: skip
 
 
+# "throws both arms up", "pushes her hips back", "pulls his knees in", "lifts his arms": a verb of moving
+# a thing whose object is the figure's own body names no such action (a cheer, a squat, a sit-up, a
+# stretch), and is left to the other words or the meaning.
+_OBJECT_ACTIONS = frozenset(ACTIONS.index(name) for name in ("throw", "push", "pull", "lift"))
+_OWN_BODY = re.compile(
+    r" (?:his|her|their|its|my|your|our|one|both|the)(?: own)?(?: two)?"
+    r" (?:arms?|hands?|fists?|hips?|legs?|knees?|head|chest|body|torso|shoulders?|feet|foot|elbows?"
+    r"|heels?|toes?|upper body|butt|bottom|belly|chin)\b"
+)
+
 # The exercises "do" names ("do jumping jacks", "do deep knee bends", "do crunches") are named by their
 # noun alone as well ("a round of jumping jacks, then some press-ups"), where "jumping" alone would be
 # a jump. Not a determiner's ("do a star jump": "a star jump" is a noun after an article anyway), nor a
@@ -121,6 +131,8 @@ def actions_in_text(prompt: str, after: int | None = None) -> list[int]:
             if _ARTICLE.search(text, 0, a + 1) is not None:
                 continue
             if match.group().strip() in _NOUNS_AFTER_AT and _PACE_NOUN.search(text, 0, a + 1) is not None:
+                continue
+            if action in _OBJECT_ACTIONS and _OWN_BODY.match(text, b - 1) is not None:
                 continue
             if all(b <= s or a >= e for s, e, _ in found):
                 found.append((a, b, action))

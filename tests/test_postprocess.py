@@ -264,6 +264,11 @@ def test_a_change_of_posture_is_the_action_that_ends_in_the_second(text, names):
         ("first a set of deep knee bends", ["squat"]),
         ("he does nothing", ["idle"]),  # "nothing" alone names no action
         ("a kid is jumping", ["jump"]),
+        # moving one's own body is not moving a thing
+        ("he throws both arms up, then throws the ball", ["throw"]),  # was throw, throw: one throw
+        ("she pushes her hips back and down, then pushes the cart", ["push"]),
+        ("lifts one leg and hops, then lifts the box", ["hop", "lift"]),  # was lift, hop, lift
+        ("pulls the rope", ["pull"]),
     ],
 )
 def test_speed_nouns_and_hyphenated_phrases(text, names):
