@@ -14,6 +14,9 @@ posture, "from sitting to standing", names the action that ends in the second po
 a posture after "from" alone ("gets back up from lying on its back", "from kneeling") is where the
 action starts, and names no action of its own (`_START`). Words that name two actions ("gets up":
 get_up from the floor, stand_up from a seat) name the one that starts where the action before ends.
+An exercise that "do" names is named by its noun alone too ("a round of jumping jacks"); throwing,
+pushing, pulling or lifting the figure's own body ("throws both arms up", "pushes her hips back")
+names no throw, push, pull or lift.
 """
 
 from __future__ import annotations
