@@ -127,6 +127,8 @@ _PERSONS = frozenset({
     "he", "she", "they", "i", "we", "you", "he's", "she's", "they're", "i'm", "we're", "you're",
 })  # fmt: skip
 _SENTENCE_END = re.compile(r"(?<=[a-z][.!?])\s+(?=[A-Za-z])")
+# Words whose full stop ends no sentence ("Mr. Smith walks"), nor does a single letter's ("j. smith").
+_ABBREVIATIONS = frozenset({"mr", "mrs", "ms", "dr", "st", "jr", "sr", "prof", "mt", "vs", "etc", "approx"})
 # "... until the door swings open": how long the part before goes on, not an action; left out up to the
 # next comma or ordering word (so is "until her back is on the floor", how far the part's action goes).
 # "until lying flat" names the posture it ends in, and stays a part of its own (`_CUT`).
@@ -155,6 +157,18 @@ def _after_condition(text: str) -> str:
             return " ".join(words[k:])
     later = [k for k in verbs if k > verbs[0] + 1 and words[k].lower() not in _BODY_PLURALS]
     return " ".join(words[later[0] :]) if later else text
+
+
+def _sentences(prompt: str) -> list[str]:
+    """A prompt's sentences (`_SENTENCE_END`), not cut after an abbreviation or an initial."""
+    out: list[str] = []
+    for piece in _SENTENCE_END.split(prompt):
+        last = out[-1].split()[-1].rstrip(".").lower() if out and out[-1].split() else ""
+        if out and (last in _ABBREVIATIONS or len(last) == 1):
+            out[-1] = f"{out[-1]} {piece}"
+        else:
+            out.append(piece)
+    return out
 
 
 def _in_time_order(sentence: str) -> list[str]:
@@ -191,7 +205,7 @@ def split_parts(prompt: str) -> list[str]:
     ("left then right") is joined to the part before it.
     """
     parts: list[str] = []
-    for sentence in _SENTENCE_END.split(prompt):
+    for sentence in _sentences(prompt):
         for clause in _in_time_order(sentence):
             for piece in _CUT.split(_UNTIL.sub("", clause)):
                 piece = piece.strip(" ,.;!?")

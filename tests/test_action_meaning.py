@@ -26,6 +26,7 @@ def meaning():
         ("a robot punches, left then right", ["a robot punches, left right"]),
         ("a person jumps", ["a person jumps"]),
         ("He runs to the bus. He sits down.", ["He runs to the bus", "He sits down"]),
+        ("Mr. Smith walks to the shop", ["Mr. Smith walks to the shop"]),  # no sentence ends there
         ("once she has sat down, she waves", ["she has sat down", "she waves"]),
         ("once the whistle goes, he sprints off", ["he sprints off"]),  # a condition, not an action
         ("once the music starts she dances, then spins", ["she dances", "spins"]),
