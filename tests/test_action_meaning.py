@@ -38,6 +38,12 @@ def meaning():
         ("pushes the door until it opens, then walks in", ["pushes the door", "walks in"]),
         ("lowers himself until lying flat", ["lowers himself", "lying flat"]),
         ("sinks until both knees are bent, twice", ["sinks, twice"]),
+        # a list of actions ahead of the order word is cut at its commas before a verb
+        ("heads in, plops onto the sofa, and finally naps", ["heads in", "plops onto the sofa", "naps"]),
+        ("the kid skips over, hops twice, then falls", ["the kid skips over", "hops twice", "falls"]),
+        ("on the moon, shoots up, then lands", ["on the moon, shoots up", "lands"]),  # a place, no verb
+        ("walks on, arms swinging, then sits", ["walks on, arms swinging", "sits"]),  # a body part
+        ("bends her knees, swings her arms, and jumps", ["bends her knees, swings her arms, and jumps"]),
     ],
 )
 def test_a_prompt_is_cut_into_its_parts_in_order(prompt, parts):
