@@ -87,6 +87,7 @@ _CUT = re.compile(
 )
 # A comma and the word after it, where a list of actions may go on ("heads in, plops onto the sofa").
 _LISTING_COMMA = re.compile(r"\s*,\s+(?=([A-Za-z']+))")
+_AND = re.compile(r"\band\b", re.IGNORECASE)
 # A piece of only these words ("left then right", "then again") stays with the part before it.
 _NOT_A_PART = frozenset({
     "left", "right", "forward", "forwards", "back", "backward", "backwards", "up", "down", "again", "too",
@@ -206,17 +207,22 @@ def _listed(pieces: list[str]) -> list[str]:
     """The pieces a clause's order words cut it into, each piece before the last cut again where it lists
     actions: at a comma before a verb of the subject, when the words before the comma hold a verb too.
     "heads in, plops onto the sofa, and finally sprawls out" → 3 pieces; "on the moon, shoots up, then
-    lands" keeps its place phrase with its verb; a clause without an order word is not cut here ("she
-    bends her knees, swings her arms, and jumps" may be one action told in steps)."""
+    lands" keeps its place phrase with its verb. One action told in steps is left whole: a list whose
+    items hold an "and" of their own (the synthesizer's descriptions: "bends over the ball, takes her
+    hands back and around, then whips them through"), and a clause without an order word ("she bends
+    her knees, swings her arms, and jumps")."""
     pieces = [piece for piece in pieces if piece.strip(" ,.;!?")]
     out: list[str] = []
     for piece in pieces[:-1]:
-        start = 0
+        items, start = [], 0
         for comma in _LISTING_COMMA.finditer(piece):
             if _subject_verb(comma[1]) and any(map(_subject_verb, piece[start : comma.start()].split())):
-                out.append(piece[start : comma.start()])
+                items.append(piece[start : comma.start()])
                 start = comma.end()
-        out.append(piece[start:])
+        items.append(piece[start:])
+        # items with an "and" of their own tell one action in steps ("bends over the ball, takes her
+        # hands back and around, then whips them through")
+        out += [piece] if any(_AND.search(item) for item in items) else items
     return out + pieces[-1:]
 
 

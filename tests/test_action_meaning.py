@@ -44,6 +44,9 @@ def meaning():
         ("on the moon, shoots up, then lands", ["on the moon, shoots up", "lands"]),  # a place, no verb
         ("walks on, arms swinging, then sits", ["walks on, arms swinging", "sits"]),  # a body part
         ("bends her knees, swings her arms, and jumps", ["bends her knees, swings her arms, and jumps"]),
+        # items with an "and" of their own tell one action in steps
+        ("bends over, takes her hands back and up, then whips them through",
+         ["bends over, takes her hands back and up", "whips them through"]),
     ],
 )
 def test_a_prompt_is_cut_into_its_parts_in_order(prompt, parts):
@@ -266,18 +269,19 @@ def test_the_reading_sets_are_apart_from_the_suite_and_not_read_by_the_words():
 
     root = Path(__file__).resolve().parents[1] / "benchmarks"
     load = lambda name: yaml.safe_load((root / name).read_text(encoding="utf-8"))["prompts"]  # noqa: E731
-    names = ("plan_dev.yaml", "plan_check.yaml", "plan_chain.yaml", "prompts.yaml")
-    dev, check, chain, suite = map(load, names)
+    names = ("plan_dev.yaml", "plan_check.yaml", "plan_chain.yaml", "plan_chain_check.yaml", "prompts.yaml")
+    dev, check, chain, chain_check, suite = map(load, names)
     norm = lambda t: " ".join(t.lower().replace(",", " ").split())  # noqa: E731
-    texts = [{norm(e["text"]) for e in entries} for entries in (dev, check, chain, suite)]
+    texts = [{norm(e["text"]) for e in entries} for entries in (dev, check, chain, chain_check, suite)]
     assert all(not a & b for a, b in combinations(texts, 2))
-    # the chained set: 200 prompts of 2 or 3 different actions in a row, each action in at least 5,
-    # written so that the exact words read none right as a whole (exercise nouns read 7 now)
-    assert len(chain) == len(texts[2]) == 200
-    assert all(len(e["actions"]) in (2, 3) and all(a in ACTIONS for a in e["actions"]) for e in chain)
-    assert all(a != b for e in chain for a, b in zip(e["actions"], e["actions"][1:], strict=False))
-    assert all(sum(a in e["actions"] for e in chain) >= 5 for a in ACTIONS)
-    assert sum(actions_in_text(e["text"]) == [action_id(a) for a in e["actions"]] for e in chain) < 10
+    # the chained sets: 200 and 150 prompts of 2 or 3 different actions in a row, each action in at
+    # least 5, written so that the exact words read none right as a whole (exercise nouns read 7 now)
+    assert len(chain) == len(texts[2]) == 200 and len(chain_check) == len(texts[3]) == 150
+    for entries in (chain, chain_check):
+        assert all(len(e["actions"]) in (2, 3) and all(a in ACTIONS for a in e["actions"]) for e in entries)
+        assert all(a != b for e in entries for a, b in zip(e["actions"], e["actions"][1:], strict=False))
+        assert all(sum(a in e["actions"] for e in entries) >= 5 for a in ACTIONS)
+        assert sum(actions_in_text(e["text"]) == [action_id(a) for a in e["actions"]] for e in entries) < 10
     for entries in (dev, check):
         assert len(entries) >= 280 and all(a in ACTIONS for e in entries for a in e["actions"])
         assert all(sum(e["actions"] == [a] for e in entries) >= 4 for a in ACTIONS)
