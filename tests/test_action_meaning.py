@@ -166,6 +166,9 @@ def test_parts_read_by_meaning_follow_one_another_as_the_training_data_do():
     # the best total: the first part's second choice, where the second part's best fits only after it
     lying = order([("sit_down", 0.6), ("lie_down", 0.55)], [("sit_up", 0.7), ("stand_up", 0.3)])
     assert lying == ["lie_down", "sit_up"]
+    # lying down may follow sitting as well (the model lies back from the seat)
+    assert order([("sit_down", 0.6)], [("lie_down", 0.7), ("stand_up", 0.5)]) == ["sit_down", "lie_down"]
+    assert order([("kneel", 0.6)], [("lie_down", 0.7), ("get_up", 0.5)]) == ["kneel", "get_up"]
     # standing lets any action follow
     assert order([("walk", 0.6)], [("sit_up", 0.7), ("sit_down", 0.6)]) == ["walk", "sit_up"]
     # a part with one option keeps it: the words' reading, or no action, which lets anything follow
