@@ -9,7 +9,9 @@ from both and never tuned on, checks that a choice generalises; `prompts.yaml`, 
 same way) it makes the action timeline
 `stickgen generate` would condition on under each plan (`stickgen.generation.plan_timelines`, 5 s,
 seed 0) and compares the order of its actions (runs of frames, each action once) with the prompt's
-targets. It prints, per plan, the share of prompts read exactly right, of single-action prompts whose
+targets, as `generate` draws them: with the rise to the feet put in where an action that starts
+standing follows a posture off the feet (`action_meaning.risen`: kneel, point is drawn kneel, get_up,
+point). It prints, per plan, the share of prompts read exactly right, of single-action prompts whose
 action is right, and of chained prompts whose actions are right in order, for plain and paraphrased
 prompts where the file says which. A plan that gives no timeline counts as wrong.
 
@@ -48,7 +50,8 @@ def load_prompts(path: str | Path) -> list[tuple[str, tuple[str, ...], str]]:
         unknown = [a for a in actions if a not in ACTIONS]
         if unknown:
             raise SystemExit(f"{path}: unknown actions {unknown} in {entry['text']!r}")
-        out.append((str(entry["text"]), actions, str(entry.get("kind", "all"))))
+        drawn = tuple(ACTIONS[a] for a in action_meaning.risen([ACTIONS.index(a) for a in actions]))
+        out.append((str(entry["text"]), drawn, str(entry.get("kind", "all"))))
     return out
 
 

@@ -414,6 +414,45 @@ def settled(actions: Sequence[int], after: int | None = None) -> list[int]:
 # Postures an action may follow in a reading though no training clip starts it there: the model lies
 # back from a seat when given sit_down, lie_down ("plops onto the sofa, and finally sprawls out flat").
 _ALSO_STARTS = {"lie_down": ("sit",)}
+# How far below a part's best score the order of postures may take another of its actions ("once he's
+# down on one knee, the scout indicates the tracks" read crawl, point rather than kneel, point); an
+# action further below is no option, and the rise to the feet is put in instead (`risen`).
+REACH = 0.3
+# The rise from each posture off the feet to standing, put in where a reading goes on standing (`risen`).
+_RISES = {"sit": "stand_up", "lie": "get_up", "kneel": "get_up"}
+
+
+def _postures() -> dict[int, tuple[tuple[str, ...], str]]:
+    """Per action id, the postures it may start in within a reading (the synthesizer's table and
+    `_ALSO_STARTS`) and the one it ends in."""
+    return {action: (starts + _ALSO_STARTS.get(ACTIONS[action], ()), end)
+            for action, (starts, end) in postures().items()}  # fmt: skip
+
+
+def risen(actions: Sequence[int], after: int | None = None) -> list[int]:
+    """A reading's actions with the rise to the feet (`_RISES`) put in wherever an action that starts
+    standing follows one that ends seated, lying or kneeling: "kneels by the trail, then points" is
+    kneel, get_up, point. No training clip goes from a posture off the feet straight into a standing
+    action, and given one the model snaps upright in a few frames; given the rise between, it gets up.
+    `after` as for `settled`: the action before the first. The same action again goes on where it is
+    ("he waits" after sitting down reads sit_down: he stays seated); an idle keeps the posture before it;
+    after a part read as no action (−1) the posture is unknown and nothing is put in."""
+    table = _postures()
+    idle = action_id("idle")
+    posture = None if after is None or after < 0 else table[after][1]
+    previous = after
+    out: list[int] = []
+    for action in actions:
+        if action >= 0 and action != idle:
+            starts, end = table[action]
+            if posture in _RISES and posture not in starts and action != previous:
+                out.append(action_id(_RISES[posture]))
+            posture = end
+        elif action < 0:
+            posture = None
+        previous = action
+        out.append(action)
+    return out
 
 Option = tuple[tuple[int, ...], float]  # a part's actions and their score
 Reading = tuple[float, list[tuple[int, ...]]]  # a reading's total score and each part's actions
@@ -433,8 +472,7 @@ def in_posture_order(options: Sequence[Sequence[Option]], after: int | None = No
     each part's best is taken, as it reads alone. `after`: the action before the prompt (a story's line
     before it), whose end posture the first part starts in, as a part before would be; none where None.
     """
-    table = {action: (starts + _ALSO_STARTS.get(ACTIONS[action], ()), end)
-             for action, (starts, end) in postures().items()}  # fmt: skip
+    table = _postures()
     # The postures off the feet that some action starts in ("sit", "lie", "kneel"); after any other
     # ("stand", or "ladder", where no clip goes on) every action may follow.
     held_there = {posture for starts, _ in table.values() for posture in starts} - {"stand"}
@@ -609,5 +647,6 @@ class ActionMeaning:
             elif not by_meaning[-1]:
                 options.append([((UNKNOWN_ACTION,), 0.0)])
             else:
-                options.append([((int(a),), float(row[a])) for a in np.flatnonzero(row >= self.min_score)])
+                reached = (row >= self.min_score) & (row >= row.max() - REACH)
+                options.append([((int(a),), float(row[a])) for a in np.flatnonzero(reached)])
         return by_meaning, scores, in_posture_order(options, after)

@@ -441,11 +441,15 @@ def read_actions(
     Under "auto" with the model's sentence encoder: the meaning reader's (`action_meaning`, −1 for a
     part that reads as no action); otherwise the ones its words name (`action_words.actions_in_text`).
     `after`: the action the figure was doing before the prompt (a story's segment before it), whose end
-    posture the prompt starts in (`ActionMeaning.actions`); None for a prompt of its own.
+    posture the prompt starts in (`ActionMeaning.actions`); None for a prompt of its own. A rise to the
+    feet is put in where an action that starts standing follows a posture off the feet
+    (`action_meaning.risen`: "kneels by the trail, then points" is kneel, get_up, point).
     """
     if plan == "auto" and encoder is not None:
-        return action_meaning.for_encoder(encoder).actions(prompt, after)
-    return actions_in_text(prompt, after)
+        read = action_meaning.for_encoder(encoder).actions(prompt, after)
+    else:
+        read = actions_in_text(prompt, after)
+    return action_meaning.risen(read, after)
 
 
 def typical_seconds(action: int) -> float:

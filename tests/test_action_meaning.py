@@ -171,12 +171,39 @@ def test_parts_read_by_meaning_follow_one_another_as_the_training_data_do():
     assert order([("kneel", 0.6)], [("lie_down", 0.7), ("get_up", 0.5)]) == ["kneel", "get_up"]
     # standing lets any action follow
     assert order([("walk", 0.6)], [("sit_up", 0.7), ("sit_down", 0.6)]) == ["walk", "sit_up"]
+
     # a part with one option keeps it: the words' reading, or no action, which lets anything follow
     assert order([("sit_down", 0.0)], [("walk", 0.0)]) == ["sit_down", "walk"]
     nothing = order([("sit_down", 0.6)], [(-1, 0.0)], [("walk", 0.5), ("get_up", 0.4)])
     assert nothing == ["sit_down", -1, "walk"]
     # where nothing fits, each part as it reads alone
     assert order([("kneel", 0.0)], [("clap", 0.6), ("wave", 0.5)]) == ["kneel", "clap"]
+
+
+def test_a_rise_to_the_feet_is_put_in_where_a_standing_action_follows_a_posture_off_the_feet(meaning):
+    from stickgen.generation import read_actions
+
+    ids = lambda *names: [action_id(n) for n in names]  # noqa: E731
+    risen = action_meaning.risen
+    assert risen(ids("kneel", "point")) == ids("kneel", "get_up", "point")
+    assert risen(ids("sit_down", "wave", "walk")) == ids("sit_down", "stand_up", "wave", "walk")
+    assert risen(ids("lie_down", "sit_up", "stretch")) == ids("lie_down", "sit_up", "get_up", "stretch")
+    # what starts there, lying down after sitting, the same again, and idle need no rise
+    assert risen(ids("sit_down", "stand_up", "wave")) == ids("sit_down", "stand_up", "wave")
+    assert risen(ids("sit_down", "lie_down")) == ids("sit_down", "lie_down")
+    assert risen(ids("sit_down"), after=action_id("sit_down")) == ids("sit_down")
+    assert risen(ids("kneel", "idle", "clap")) == ids("kneel", "idle", "get_up", "clap")
+    assert risen([action_id("kneel"), -1, action_id("clap")]) == [action_id("kneel"), -1, action_id("clap")]
+    # from the action before: a story's line after sitting down
+    assert risen(ids("wave"), after=action_id("sit_down")) == ids("stand_up", "wave")
+    assert risen(ids("wave"), after=action_id("walk")) == ids("wave")
+    # generate's reading puts it in, by words and by meaning alike; a part's action far below its best
+    # (`REACH`) is no option for the order of postures: "down on one knee" is read kneel, not crawl
+    assert read_actions("sits down, then waves", "words") == ids("sit_down", "stand_up", "wave")
+    text = "once he's down on one knee beside the trail, the scout points out the tracks"
+    [row, _] = meaning.part_scores(split_parts(text))
+    assert row.max() - row[action_id("crawl")] > action_meaning.REACH
+    assert read_actions(text, "auto", TextEncoder()) == ids("kneel", "get_up", "point")
 
 
 def test_a_prompt_after_another_action_starts_in_the_posture_that_action_ends_in(meaning):
