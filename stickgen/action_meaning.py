@@ -634,7 +634,7 @@ class ActionMeaning:
     ) -> tuple[list[bool], np.ndarray, list[tuple[int, ...]]]:
         """Per part of a prompt: whether it is read by meaning (its words name no action and its best
         score reaches `min_score`), its `part_scores` row, and the actions read for it
-        (`in_posture_order`, after `after`)."""
+        (`in_posture_order`, after `after`, among the actions within `REACH` of each part's best)."""
         parts = split_parts(prompt)
         scores = self.part_scores(parts)
         by_meaning: list[bool] = []
