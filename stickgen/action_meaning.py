@@ -411,9 +411,10 @@ def settled(actions: Sequence[int], after: int | None = None) -> list[int]:
     return out
 
 
-# Postures an action may follow in a reading though no training clip starts it there: the model lies
-# back from a seat when given sit_down, lie_down ("plops onto the sofa, and finally sprawls out flat").
-_ALSO_STARTS = {"lie_down": ("sit",)}
+# Postures an action may follow in a reading though no training clip starts it there: given sit_down,
+# lie_down the model lies back from the seat ("plops onto the sofa, and finally sprawls out flat"); given
+# kneel or lie_down, crawl it goes onto all fours from there, where a rise between would stand it up first.
+_ALSO_STARTS = {"lie_down": ("sit",), "crawl": ("kneel", "lie")}
 # How far below a part's best score the order of postures may take another of its actions ("once he's
 # down on one knee, the scout indicates the tracks" read crawl, point rather than kneel, point); an
 # action further below is no option, and the rise to the feet is put in instead (`risen`).

@@ -191,6 +191,8 @@ def test_a_rise_to_the_feet_is_put_in_where_a_standing_action_follows_a_posture_
     # what starts there, lying down after sitting, the same again, and idle need no rise
     assert risen(ids("sit_down", "stand_up", "wave")) == ids("sit_down", "stand_up", "wave")
     assert risen(ids("sit_down", "lie_down")) == ids("sit_down", "lie_down")
+    assert risen(ids("fall_down", "crawl")) == ids("fall_down", "crawl")  # onto all fours from the floor
+    assert risen(ids("kneel", "crawl")) == ids("kneel", "crawl")
     assert risen(ids("sit_down"), after=action_id("sit_down")) == ids("sit_down")
     assert risen(ids("kneel", "idle", "clap")) == ids("kneel", "idle", "get_up", "clap")
     assert risen([action_id("kneel"), -1, action_id("clap")]) == [action_id("kneel"), -1, action_id("clap")]
