@@ -423,6 +423,7 @@ REACH = 0.3
 _RISES = {"sit": "stand_up", "lie": "get_up", "kneel": "get_up"}
 
 
+@functools.lru_cache(maxsize=1)
 def _postures() -> dict[int, tuple[tuple[str, ...], str]]:
     """Per action id, the postures it may start in within a reading (the synthesizer's table and
     `_ALSO_STARTS`) and the one it ends in."""
