@@ -226,20 +226,49 @@ def _listed(pieces: list[str]) -> list[str]:
     return out + pieces[-1:]
 
 
+# "claps after doing some squats": a gerund after "after" names what happens first (the synthesizer's
+# "B after A-ing"). Cut only where the gerund's own words name an action (`actions_in_text`), so a
+# reason stays with its part ("after winning the lottery", "after stubbing a toe"), and not where the
+# gerund is one a vocabulary phrase puts after "after" ("relaxes into a chair after standing all day":
+# one sit_down, `_phrase_gerunds`).
+_AFTER_GERUND = re.compile(
+    r"^(?P<then>.+?)\s*,?\s+(?:right |just |soon |shortly |straight )?after\s+(?P<first>[a-z]+ing\b.*)$",
+    re.IGNORECASE,
+)
+
+
+@functools.lru_cache(maxsize=1)
+def _phrase_gerunds() -> frozenset[str]:
+    """The gerunds the vocabulary's phrases put right after "after" ("standing", "winning")."""
+    phrases = (p for name in ACTIONS for p in (*vocabulary.words(name), *vocabulary.descriptions(name)))
+    return frozenset(re.findall(r"\bafter ([a-z]+ing)\b", " ".join(phrases).lower()))
+
+
+def _gerund_first(piece: str) -> list[str]:
+    """A piece as the parts it holds in the order they happen: "shrugs after marching" → "marching",
+    "shrugs" (`_AFTER_GERUND`); the piece alone otherwise."""
+    match = _AFTER_GERUND.match(piece)
+    if not match or match["first"].split()[0].lower() in _phrase_gerunds():
+        return [piece]
+    return [match["first"], match["then"]] if actions_in_text(match["first"]) else [piece]
+
+
 def split_parts(prompt: str) -> list[str]:
     """The parts of a prompt in the order they happen: "walks over, then sits down" → 2 parts.
 
     Sentences are parts of their own, a leading clause that happens first ("once she is over there,
     ...") or second ("before leaving, ...") is one in its place in time, a condition ("once the whistle
     goes", "until it opens") is left out, and the words that order actions (`_CUT`) cut the rest, a list
-    of actions before them at its commas as well (`_listed`: "heads in, plops down, then naps"). A
+    of actions before them at its commas as well (`_listed`: "heads in, plops down, then naps"), and an
+    action after "after" and a gerund put first (`_gerund_first`: "shrugs after marching"). A
     prompt without any of these is one part; a piece that only says a side, a direction or a repetition
     ("left then right") is joined to the part before it.
     """
     parts: list[str] = []
     for sentence in _sentences(prompt):
         for clause in _in_time_order(sentence):
-            for piece in _listed(_CUT.split(_UNTIL.sub("", clause))):
+            listed = _listed(_CUT.split(_UNTIL.sub("", clause)))
+            for piece in (part for item in listed for part in _gerund_first(item)):
                 piece = piece.strip(" ,.;!?")
                 if not piece:
                     continue

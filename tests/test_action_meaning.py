@@ -47,6 +47,11 @@ def meaning():
         # items with an "and" of their own tell one action in steps
         ("bends over, takes her hands back and up, then whips them through",
          ["bends over, takes her hands back and up", "whips them through"]),
+        # an action after "after" and a gerund happens first, where the gerund names an action
+        ("a stick figure shrugs after marching", ["marching", "a stick figure shrugs"]),
+        ("she claps right after doing squats, then waves", ["doing squats", "she claps", "waves"]),
+        ("she waves after reading the letter", ["she waves after reading the letter"]),  # names no action
+        ("relaxes into a chair after standing all day", ["relaxes into a chair after standing all day"]),
     ],
 )
 def test_a_prompt_is_cut_into_its_parts_in_order(prompt, parts):
