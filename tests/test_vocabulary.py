@@ -4,6 +4,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 from stickgen import vocabulary
 from stickgen.action_words import actions_in_text
@@ -69,6 +70,25 @@ def test_matcher_reads_many_phrasings():
     dance_then_sit = [action_id("dance"), action_id("sit_down")]
     assert actions_in_text("somebody boogies, then takes a seat") == dance_then_sit
     assert actions_in_text("a child is tiptoeing") == [action_id("tiptoe")]
+
+
+@pytest.mark.parametrize(
+    ("prompt", "actions"),
+    [
+        # words that say how the action before is done name no action of their own
+        ("a girl spins on tiptoe", ["spin"]),
+        ("a man swims with crawl strokes", ["swim"]),
+        ("someone cheers, hopping up and down", ["cheer"]),
+        # with a word of order between, they are a second action
+        ("she spins, then tiptoes away", ["spin", "tiptoe"]),
+        ("swims to shore and then crawls up the beach", ["swim", "crawl"]),
+        ("he spins before tiptoeing off", ["spin", "tiptoe"]),
+        # and only after the action they are a way of doing
+        ("he waves and tiptoes off", ["wave", "tiptoe"]),
+    ],
+)
+def test_a_way_of_doing_an_action_is_not_another(prompt, actions):
+    assert actions_in_text(prompt) == [action_id(name) for name in actions]
 
 
 def test_matcher_does_not_load_the_synthesizer():
