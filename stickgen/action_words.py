@@ -3,21 +3,22 @@
 `stickgen generate` uses it to condition the model on the actions a prompt names, and the real-data
 importers use it to label imported clips. The vocabulary is the synthesizer's (`stickgen.vocabulary`):
 every action's naming verb phrases in their base, third-person and -ing forms ("sits down", "sitting
-down"), with any pronoun in place of "its"; the descriptive sentences are not matched. Where
-phrases overlap, the longest wins ("jump forward"
-over "jump"). A phrase right after "a", "an" or "the" is a noun ("takes a jump", "opens a box") and
-names no action, nor does "pace" after "at" ("claps at a fast pace"); past tenses are not matched,
-and a verb with a second meaning is taken as the action ("boxes" is `punch`); a text without any known
-phrase names no action (−1). Phrases are matched on lowercase letters, every other character read as a
-space, the vocabulary's as the text's ("performs sit-ups" is the phrase "perform sit-ups"). A change of
-posture, "from sitting to standing", names the action that ends in the second posture (`_CHANGES`);
-a posture after "from" alone ("gets back up from lying on its back", "from kneeling") is where the
-action starts, and names no action of its own (`_START`). Words that name two actions ("gets up":
-get_up from the floor, stand_up from a seat) name the one that starts where the action before ends.
-An exercise that "do" names is named by its noun alone too ("a round of jumping jacks"); throwing,
-pushing, pulling or lifting the figure's own body ("throws both arms up", "pushes her hips back")
-names no throw, push, pull or lift; nor do words that say how the action before them is done ("spins
-on tiptoe", "swims with crawl strokes": `_MANNERS`) name a second action.
+down"), with any pronoun in place of "its", and its descriptive sentences whole, as written ("bends
+forward with its arms locked out and drives one leg after the other" is a push, not a bend_over).
+Where phrases overlap, the longest wins ("jump forward" over "jump"). A phrase right after "a", "an" or
+"the" is a noun ("takes a jump", "opens a box") and names no action, nor does "pace" after "at" ("claps
+at a fast pace"); past tenses are not matched, and a verb with a second meaning is taken as the action
+("boxes" is `punch`); a text without any known phrase names no action (−1). Phrases are matched on
+lowercase letters, every other character read as a space, the vocabulary's as the text's ("performs
+sit-ups" is the phrase "perform sit-ups"). A change of posture, "from sitting to standing", names the
+action that ends in the second posture (`_CHANGES`); a posture after "from" alone ("gets back up from
+lying on its back", "from kneeling") is where the action starts, and names no action of its own
+(`_START`). Words that name two actions ("gets up": get_up from the floor, stand_up from a seat) name
+the one that starts where the action before ends. An exercise that "do" names is named by its noun alone
+too ("a round of jumping jacks"); throwing, pushing, pulling or lifting the figure's own body ("throws
+both arms up", "pushes her hips back") names no throw, push, pull or lift; nor do words that say how the
+action before them is done ("spins on tiptoe", "swims with crawl strokes": `_MANNERS`) name a second
+action.
 """
 
 from __future__ import annotations
@@ -98,20 +99,21 @@ def _phrases() -> dict[str, list[tuple[int, str, int, str]]]:
     """Every (length, phrase, action id, regular expression) by the phrase's first word.
 
     The expressions are compiled only when a text holds their first word (`_compiled`): compiling all
-    5,500 of them took most of a second of every `stickgen generate`.
+    5,500 of them (6,900 with the descriptions) took most of a second of every `stickgen generate`.
     """
     by_first: dict[str, list[tuple[int, str, int, str]]] = {}
     for action, name in enumerate(ACTIONS):
+        forms = set(vocabulary.descriptions(name))  # a description, whole and as written, names it too
         for words in vocabulary.words(name):
-            forms = {words, vocabulary.third_person(words), vocabulary.gerund(words)}
+            forms |= {words, vocabulary.third_person(words), vocabulary.gerund(words)}
             exercise = _EXERCISE.match(words)
             if exercise:  # "do jumping jacks": "a round of jumping jacks" names them too
                 forms.add(exercise["noun"])
-            for form in forms:
-                form = _plain(form)  # "do sit-ups" is matched as the text is: "do sit ups"
-                pattern = re.sub(r"\bits(elf)?\b", r"\\w+", re.escape(form))
-                entry = (len(form), form, action, rf" {pattern} ")
-                by_first.setdefault(form.split()[0], []).append(entry)
+        for form in forms:
+            form = _plain(form)  # "do sit-ups" is matched as the text is: "do sit ups"
+            pattern = re.sub(r"\bits(elf)?\b", r"\\w+", re.escape(form))
+            entry = (len(form), form, action, rf" {pattern} ")
+            by_first.setdefault(form.split()[0], []).append(entry)
     return by_first
 
 

@@ -83,9 +83,11 @@ def test_the_everyday_prompts_cover_every_action_and_are_read_by_hardly_any_word
     assert len(texts) == len(labels) == len(set(texts)) > 1000
     assert np.bincount(labels, minlength=len(ACTIONS)).min() >= 10
     # written so that the exact words read none (the vocabulary's phrases cover those already); since
-    # an exercise's noun names it ("fifty jacks"), the words read 7, each as its own action
+    # an exercise's noun names it ("fifty jacks"), the words read 7, each as its own action; and 2 more
+    # since a description names its action whole (two prompts hold one: "hurdles a low fence in full
+    # stride", "does uttanasana, head hanging toward the shins")
     read = [(actions_in_text(t), label) for t, label in zip(texts, labels, strict=True) if actions_in_text(t)]
-    assert len(read) <= 7 and all(actions == [label] for actions, label in read)
+    assert len(read) <= 9 and all(actions == [label] for actions, label in read)
 
 
 def test_no_everyday_prompt_is_near_a_prompt_of_the_suite_or_the_reading_sets(tmp_path):

@@ -91,6 +91,18 @@ def test_a_way_of_doing_an_action_is_not_another(prompt, actions):
     assert actions_in_text(prompt) == [action_id(name) for name in actions]
 
 
+def test_a_description_whole_names_its_action():
+    # the words inside it name bend_over; the description, whole, is push's (with "her" for "its")
+    text = "a lady bends forward with her arms locked out and drives one leg after the other"
+    assert actions_in_text(text) == [action_id("push")]
+    assert actions_in_text("a lady bends forward") == [action_id("bend_over")]
+    for name, (_, descriptions) in VOCABULARY.items():
+        for description in descriptions:
+            if " from standing to lying " in f" {description} ":
+                continue  # a change of posture, read as the posture it ends in: lie_down
+            assert actions_in_text(f"someone {description}") == [action_id(name)], description
+
+
 def test_matcher_does_not_load_the_synthesizer():
     code = "import sys, stickgen.action_words as a; a.actions_in_text('a person jumps'); " + (
         "print(any(m.startswith('stickgen.synth') for m in sys.modules))"
