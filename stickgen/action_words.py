@@ -92,6 +92,10 @@ _MANNERS = {
         "celebrate": ("spin",),
     }.items()
 }  # fmt: skip
+# A phrase that starts with a participle right after another ("lunges stepping back each time", "leaps
+# for joy pumping a fist") says how the one before is done: the one before stays, whichever is longer
+# (two such phrases share the space between them). 12 more of data/synth's val captions read right.
+_PARTICIPLE = re.compile(r" [a-z]{2,}ing ")
 _ORDER_WORD = re.compile(r" (?:then|after|afterwards|before|finally|next|later|until) ")
 
 @functools.lru_cache(maxsize=1)
@@ -157,11 +161,16 @@ def actions_in_text(prompt: str, after: int | None = None) -> list[int]:
                 continue
             if action in _OBJECT_ACTIONS and _OWN_BODY.match(text, b - 1) is not None:
                 continue
-            if all(b <= s or a >= e for s, e, _ in found):
+            clashes = [f for f in found if not (b <= f[0] or a >= f[1])]
+            if (a, b) in shared:
+                if action not in shared[(a, b)]:
+                    shared[(a, b)].append(action)  # the same words in another action's list ("gets up")
+            elif all(f[0] == b - 1 and _PARTICIPLE.match(text, f[0]) for f in clashes):
+                for f in clashes:  # none, or a participle right after this phrase (`_PARTICIPLE`)
+                    found.remove(f)
+                    shared.pop(f[:2], None)
                 found.append((a, b, action))
                 shared[(a, b)] = [action]
-            elif (a, b) in shared and action not in shared[(a, b)]:
-                shared[(a, b)].append(action)  # the same words in another action's list ("gets up")
     named = [(a, b, action) for a, b, action in sorted(found) if a not in starts]
     return _in_sequence(_without_manners(named, text), shared, after)
 

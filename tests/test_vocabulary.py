@@ -79,6 +79,9 @@ def test_matcher_reads_many_phrasings():
         ("a girl spins on tiptoe", ["spin"]),
         ("a man swims with crawl strokes", ["swim"]),
         ("someone cheers, hopping up and down", ["cheer"]),
+        # a participle right after a phrase says how it is done, though it is the longer phrase
+        ("a guy lunges stepping back each time", ["lunge"]),
+        ("she leaps for joy pumping a fist", ["celebrate"]),
         # with a word of order between, they are a second action
         ("she spins, then tiptoes away", ["spin", "tiptoe"]),
         ("swims to shore and then crawls up the beach", ["swim", "crawl"]),
