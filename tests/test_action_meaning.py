@@ -137,6 +137,8 @@ def test_a_vocabulary_phrase_reads_as_its_own_action(meaning):
         ("before sitting down, she waves", ["wave", "sit_down"]),  # the words in the order they happen
         ("she leans over the sink until her head points at the floor", ["bend_over"]),  # not point
         ("as soon as the bell rings, the boxer throws a hook", ["punch"]),  # the bell is no action
+        ("a stick figure shrugs after marching", ["march", "shrug"]),  # "after A-ing": A first
+        ("a fan claps after hearing the final score", ["clap"]),  # a reason, no action
     ],
 )
 def test_actions_are_read_from_words_and_else_from_meaning(meaning, prompt, actions):
