@@ -98,6 +98,7 @@ _MANNERS = {
 _PARTICIPLE = re.compile(r" [a-z]{2,}ing ")
 _ORDER_WORD = re.compile(r" (?:then|after|afterwards|before|finally|next|later|until) ")
 
+
 @functools.lru_cache(maxsize=1)
 def _phrases() -> dict[str, list[tuple[int, str, int, str]]]:
     """Every (length, phrase, action id, regular expression) by the phrase's first word.
