@@ -227,10 +227,11 @@ def _listed(pieces: list[str]) -> list[str]:
 
 
 # "claps after doing some squats": a gerund after "after" names what happens first (the synthesizer's
-# "B after A-ing"). Cut only where the gerund's own words name an action (`actions_in_text`), so a
-# reason stays with its part ("after winning the lottery", "after stubbing a toe"), and not where the
-# gerund is one a vocabulary phrase puts after "after" ("relaxes into a chair after standing all day":
-# one sit_down, `_phrase_gerunds`).
+# "B after A-ing"). Cut only where the words of both sides name an action (`actions_in_text`), so a
+# reason stays with its part ("after winning the lottery", "after stubbing a toe") and so does what is
+# no action of the figure's ("the kid cries after falling off his bike" is read whole, by meaning), and
+# not where the gerund is one a vocabulary phrase puts after "after" ("relaxes into a chair after
+# standing all day": one sit_down, `_phrase_gerunds`).
 _AFTER_GERUND = re.compile(
     r"^(?P<then>.+?)\s*,?\s+(?:right |just |soon |shortly |straight )?after\s+(?P<first>[a-z]+ing\b.*)$",
     re.IGNORECASE,
@@ -250,7 +251,8 @@ def _gerund_first(piece: str) -> list[str]:
     match = _AFTER_GERUND.match(piece)
     if not match or match["first"].split()[0].lower() in _phrase_gerunds():
         return [piece]
-    return [match["first"], match["then"]] if actions_in_text(match["first"]) else [piece]
+    named = actions_in_text(match["first"]) and actions_in_text(match["then"])
+    return [match["first"], match["then"]] if named else [piece]
 
 
 def split_parts(prompt: str) -> list[str]:

@@ -51,6 +51,7 @@ def meaning():
         ("a stick figure shrugs after marching", ["marching", "a stick figure shrugs"]),
         ("she claps right after doing squats, then waves", ["doing squats", "she claps", "waves"]),
         ("she waves after reading the letter", ["she waves after reading the letter"]),  # names no action
+        ("the kid cries after falling over", ["the kid cries after falling over"]),  # crying is no action
         ("relaxes into a chair after standing all day", ["relaxes into a chair after standing all day"]),
     ],
 )
