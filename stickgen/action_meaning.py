@@ -227,32 +227,26 @@ def _listed(pieces: list[str]) -> list[str]:
 
 
 # "claps after doing some squats": a gerund after "after" names what happens first (the synthesizer's
-# "B after A-ing"). Cut only where the words of both sides name an action (`actions_in_text`), so a
-# reason stays with its part ("after winning the lottery", "after stubbing a toe") and so does what is
-# no action of the figure's ("the kid cries after falling off his bike" is read whole, by meaning), and
-# not where the gerund is one a vocabulary phrase puts after "after" ("relaxes into a chair after
-# standing all day": one sit_down, `_phrase_gerunds`).
+# "B after A-ing"). Cut only where the words of both sides name an action (`actions_in_text`) and read
+# the whole piece as those of the two sides, so a reason stays with its part ("after winning the
+# lottery", "after stubbing a toe"), so does what is no action of the figure's ("the kid cries after
+# falling off his bike" is read whole, by meaning), and so does a phrase of the vocabulary that holds
+# "after" ("relaxes into a chair after standing all day" is one sit_down).
 _AFTER_GERUND = re.compile(
     r"^(?P<then>.+?)\s*,?\s+(?:right |just |soon |shortly |straight )?after\s+(?P<first>[a-z]+ing\b.*)$",
     re.IGNORECASE,
 )
 
 
-@functools.lru_cache(maxsize=1)
-def _phrase_gerunds() -> frozenset[str]:
-    """The gerunds the vocabulary's phrases put right after "after" ("standing", "winning")."""
-    phrases = (p for name in ACTIONS for p in (*vocabulary.words(name), *vocabulary.descriptions(name)))
-    return frozenset(re.findall(r"\bafter ([a-z]+ing)\b", " ".join(phrases).lower()))
-
-
 def _gerund_first(piece: str) -> list[str]:
     """A piece as the parts it holds in the order they happen: "shrugs after marching" → "marching",
     "shrugs" (`_AFTER_GERUND`); the piece alone otherwise."""
     match = _AFTER_GERUND.match(piece)
-    if not match or match["first"].split()[0].lower() in _phrase_gerunds():
+    if not match:
         return [piece]
-    named = actions_in_text(match["first"]) and actions_in_text(match["then"])
-    return [match["first"], match["then"]] if named else [piece]
+    first, then = actions_in_text(match["first"]), actions_in_text(match["then"])
+    apart = first and then and actions_in_text(piece) == then + first
+    return [match["first"], match["then"]] if apart else [piece]
 
 
 def split_parts(prompt: str) -> list[str]:

@@ -53,6 +53,7 @@ def meaning():
         ("she waves after reading the letter", ["she waves after reading the letter"]),  # names no action
         ("the kid cries after falling over", ["the kid cries after falling over"]),  # crying is no action
         ("relaxes into a chair after standing all day", ["relaxes into a chair after standing all day"]),
+        ("the player celebrates after scoring a goal", ["scoring a goal", "the player celebrates"]),
     ],
 )
 def test_a_prompt_is_cut_into_its_parts_in_order(prompt, parts):
