@@ -96,6 +96,9 @@ _MANNERS = {
 # for joy pumping a fist") says how the one before is done: the one before stays, whichever is longer
 # (two such phrases share the space between them). 12 more of data/synth's val captions read right.
 _PARTICIPLE = re.compile(r" [a-z]{2,}ing ")
+# "itself" in a phrase is any reflexive pronoun ("seat itself": "seats herself"), not any word: "seats
+# itself" read as any word matched "seat on an ice rink" (a sit_down in a get_up's caption).
+_REFLEXIVE = r"(?:itself|himself|herself|themselves|themself|oneself|myself|yourself|yourselves|ourselves)"
 _ORDER_WORD = re.compile(r" (?:then|after|afterwards|before|finally|next|later|until) ")
 
 
@@ -116,7 +119,7 @@ def _phrases() -> dict[str, list[tuple[int, str, int, str]]]:
                 forms.add(exercise["noun"])
         for form in forms:
             form = _plain(form)  # "do sit-ups" is matched as the text is: "do sit ups"
-            pattern = re.sub(r"\bits(elf)?\b", r"\\w+", re.escape(form))
+            pattern = re.sub(r"\bits\b", r"\\w+", re.sub(r"\bitself\b", _REFLEXIVE, re.escape(form)))
             entry = (len(form), form, action, rf" {pattern} ")
             by_first.setdefault(form.split()[0], []).append(entry)
     return by_first

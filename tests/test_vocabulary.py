@@ -94,6 +94,13 @@ def test_a_way_of_doing_an_action_is_not_another(prompt, actions):
     assert actions_in_text(prompt) == [action_id(name) for name in actions]
 
 
+def test_itself_in_a_phrase_is_a_reflexive_pronoun_not_any_word():
+    assert actions_in_text("she seats herself on the bench") == [action_id("sit_down")]
+    # "seat itself" and "guard itself" once matched "seat on" and "guard scans"
+    assert actions_in_text("she rises from the floor from her seat on the ice") == [action_id("get_up")]
+    assert actions_in_text("a guard scans left and right") == []  # no block: left to the meaning
+
+
 def test_a_description_whole_names_its_action():
     # the words inside it name bend_over; the description, whole, is push's (with "her" for "its")
     text = "a lady bends forward with her arms locked out and drives one leg after the other"
