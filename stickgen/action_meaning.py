@@ -481,6 +481,20 @@ def risen(actions: Sequence[int], after: int | None = None) -> list[int]:
         out.append(action)
     return out
 
+# A part that goes to a place ("makes her way to a chair") reads, by meaning, as what is done there (a
+# chair: sit_down). Where the next part does just that ("then lowers herself onto it"), the repeat would
+# merge into one action; the first part is the way there: a walk, or another of `_WAYS_THERE` where it
+# scores at least a close call's margin above walking ("hobbles to the bench" limps). Not a
+# side, a direction or a part of the body ("edges to his left", "drops to the floor", "gets to her feet").
+_DESTINATION = re.compile(
+    r"\b(?:to|toward|towards)\s+(?:the|a|an|his|her|their|its|my|your|our|some)\s+"
+    r"(?!(?:left|right|side|ground|floor|deck|feet|knees?|toes|chest|face|back|belly|sky|ceiling|air)\b)",
+    re.IGNORECASE,
+)
+_WAYS_THERE = tuple(action_id(name) for name in (
+    "walk", "jog", "run", "sprint", "tiptoe", "march", "limp", "skip", "crawl",
+))  # fmt: skip
+
 Option = tuple[tuple[int, ...], float]  # a part's actions and their score
 Reading = tuple[float, list[tuple[int, ...]]]  # a reading's total score and each part's actions
 
@@ -661,7 +675,9 @@ class ActionMeaning:
     ) -> tuple[list[bool], np.ndarray, list[tuple[int, ...]]]:
         """Per part of a prompt: whether it is read by meaning (its words name no action and its best
         score reaches `min_score`), its `part_scores` row, and the actions read for it
-        (`in_posture_order`, after `after`, among the actions within `REACH` of each part's best)."""
+        (`in_posture_order`, after `after`, among the actions within `REACH` of each part's best; a part
+        read by meaning that goes to a place where the next part's action happens is the way there,
+        `_DESTINATION`)."""
         parts = split_parts(prompt)
         scores = self.part_scores(parts)
         by_meaning: list[bool] = []
@@ -676,4 +692,10 @@ class ActionMeaning:
             else:
                 reached = (row >= self.min_score) & (row >= row.max() - REACH)
                 options.append([((int(a),), float(row[a])) for a in np.flatnonzero(reached)])
-        return by_meaning, scores, in_posture_order(options, after)
+        chosen = in_posture_order(options, after)
+        for k in range(len(parts) - 1):  # "heads over to the couch, then plops onto it": walk, sit_down
+            if by_meaning[k] and chosen[k] == chosen[k + 1][:1] and _DESTINATION.search(parts[k]):
+                best = max(_WAYS_THERE, key=lambda a: scores[k][a])
+                plain = _WAYS_THERE[0]  # walk, unless the words tell another way clearly
+                chosen[k] = (best if scores[k][best] - scores[k][plain] >= self.close else plain,)
+        return by_meaning, scores, chosen

@@ -257,6 +257,20 @@ def test_a_prompt_reads_in_posture_order(meaning):
     assert read == action_id("stand_up") and others[0] == action_id("stretch")
 
 
+def test_a_part_that_goes_to_where_the_next_part_happens_is_the_way_there(meaning):
+    ids = lambda *names: [action_id(n) for n in names]  # noqa: E731
+    text = "grandpa plods over to his armchair before lowering himself into it with a sigh"
+    first, _ = split_parts(text)
+    assert ACTIONS[int(meaning.part_scores([first])[0].argmax())] == "sit_down"  # the armchair, alone
+    assert meaning.actions(text) == ids("walk", "sit_down")  # not one sit_down, merged
+    # a way of going that scores clearly above walking is kept
+    limps = "the old man hobbles to the bench, then lowers himself onto it"
+    assert meaning.actions(limps) == ids("limp", "sit_down")
+    # a part of its own, or one without a place to go to, reads as before
+    assert meaning.actions("grandpa plods over to his armchair") == ids("sit_down")
+    assert meaning.actions("a woman bends over, touching her toes") == ids("bend_over")
+
+
 def test_a_close_call_names_the_actions_that_scored_near_the_one_read(meaning):
     text = "a woman flops onto the bed"  # read as sit_down, a close call with lie_down
     [(read, others)] = meaning.close_calls(text)
