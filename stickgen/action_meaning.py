@@ -211,19 +211,58 @@ def _listed(pieces: list[str]) -> list[str]:
     "heads in, plops onto the sofa, and finally sprawls out" → 3 pieces; "on the moon, shoots up, then
     lands" keeps its place phrase with its verb. One action told in steps is left whole: a list whose
     items hold an "and" of their own (the synthesizer's descriptions: "bends over the ball, takes her
-    hands back and around, then whips them through"), and a clause without an order word ("she bends
-    her knees, swings her arms, and jumps")."""
+    hands back and around, then whips them through").
+
+    The last piece, after which no order word comes, is cut only where it is a list of three or more
+    with "and" before its last item ("gets up from her chair, points at the board, and motions the
+    student forward") and no item only moves a part of the body (`_moves_the_body`: "she bends her
+    knees, swings her arms, and jumps" is one jump told in steps)."""
     pieces = [piece for piece in pieces if piece.strip(" ,.;!?")]
     out: list[str] = []
     for piece in pieces[:-1]:
-        items, start = [], 0
-        for comma in _LISTING_COMMA.finditer(piece):
-            if _subject_verb(comma[1]) and any(map(_subject_verb, piece[start : comma.start()].split())):
-                items.append(piece[start : comma.start()])
-                start = comma.end()
-        items.append(piece[start:])
+        items, _ = _list_items(piece, _LISTING_COMMA)
         out += [piece] if any(_AND.search(item) for item in items) else items
-    return out + pieces[-1:]
+    if not pieces:
+        return out
+    items, and_last = _list_items(pieces[-1], _LAST_LISTING_COMMA)
+    whole = len(items) < 3 or not and_last or any(_AND.search(i) or _moves_the_body(i) for i in items)
+    return out + (pieces[-1:] if whole else items)
+
+
+# A comma, maybe "and", and the word after them, where the last piece of a clause may list actions.
+_LAST_LISTING_COMMA = re.compile(r"\s*,\s+(?:and\s+)?(?=([A-Za-z']+))", re.IGNORECASE)
+
+
+def _list_items(piece: str, commas: re.Pattern[str]) -> tuple[list[str], bool]:
+    """A piece cut at each of its `commas` before a verb of the subject where the words before hold a
+    verb too, and whether the last cut had an "and"."""
+    items, start, and_last = [], 0, False
+    for comma in commas.finditer(piece):
+        if _subject_verb(comma[1]) and any(map(_subject_verb, piece[start : comma.start()].split())):
+            items.append(piece[start : comma.start()])
+            start = comma.end()
+            and_last = _AND.search(comma[0]) is not None
+    items.append(piece[start:])
+    return items, and_last
+
+
+_POSSESSIVES = frozenset({"his", "her", "their", "its", "my", "your", "our", "both", "one"})
+_BODY_PARTS = _BODY_PLURALS | {
+    "arm", "leg", "knee", "hip", "fist", "shoulder", "hand", "heel", "eye", "toe", "elbow", "palm", "finger",
+    "wrist", "ankle", "thigh", "head", "back", "body", "chest", "foot", "feet", "neck", "torso", "trunk",
+    "waist",
+}  # fmt: skip
+
+
+def _moves_the_body(item: str) -> bool:
+    """Whether a list item's verb takes a part of the body as its object ("swings her arms", "bends his
+    knees"): a step of an action, not an action of its own."""
+    words = [w.lower().strip(",.;:!?") for w in item.split()]
+    for k, word in enumerate(words[:_SUBJECT_WORDS]):
+        if _subject_verb(word):
+            after = words[k + 1 : k + 3]
+            return len(after) == 2 and after[0] in _POSSESSIVES and after[1] in _BODY_PARTS
+    return False
 
 
 # "claps after doing some squats": a gerund after "after" names what happens first (the synthesizer's

@@ -25,6 +25,12 @@ def meaning():
         ("a knight kneels before the queen", ["a knight kneels before the queen"]),
         ("a robot punches, left then right", ["a robot punches, left right"]),
         ("a person jumps", ["a person jumps"]),
+        # a list of three or more with "and" before the last is a list of actions, even with no order word
+        ("grabs a coat, waves to all, and walks out", ["grabs a coat", "waves to all", "walks out"]),
+        # ... unless an item only moves a part of the body (one action told in steps), or "and" is missing
+        ("he bends his knees, swings his arms, and hops", ["he bends his knees, swings his arms, and hops"]),
+        ("reaches up, grabs, steps up, repeat", ["reaches up, grabs, steps up, repeat"]),
+        ("he stands up, and waves", ["he stands up, and waves"]),
         ("He runs to the bus. He sits down.", ["He runs to the bus", "He sits down"]),
         ("Mr. Smith walks to the shop", ["Mr. Smith walks to the shop"]),  # no sentence ends there
         ("once she has sat down, she waves", ["she has sat down", "she waves"]),
