@@ -520,14 +520,19 @@ def risen(actions: Sequence[int], after: int | None = None) -> list[int]:
         out.append(action)
     return out
 
+
 # A part that goes to a place ("makes her way to a chair") reads, by meaning, as what is done there (a
 # chair: sit_down). Where the next part does just that ("then lowers herself onto it"), the repeat would
 # merge into one action; the first part is the way there: a walk, or another of `_WAYS_THERE` where it
-# scores at least a close call's margin above walking ("hobbles to the bench" limps). Not a
-# side, a direction or a part of the body ("edges to his left", "drops to the floor", "gets to her feet").
+# scores at least a close call's margin above walking ("hobbles to the bench" limps). A side, the floor
+# or a part of the body is no place to go to (`_NO_PLACE`: "edges to his left", "drops to the floor",
+# "gets to her feet", "sweeps a hand toward his body").
+_NO_PLACE = _BODY_PARTS | {
+    "left", "right", "side", "ground", "floor", "deck", "face", "belly", "sky", "ceiling", "air",
+}  # fmt: skip
 _DESTINATION = re.compile(
     r"\b(?:to|toward|towards)\s+(?:the|a|an|his|her|their|its|my|your|our|some)\s+"
-    r"(?!(?:left|right|side|ground|floor|deck|feet|knees?|toes|chest|face|back|belly|sky|ceiling|air)\b)",
+    r"(?!(?:" + "|".join(sorted(_NO_PLACE)) + r")\b)",
     re.IGNORECASE,
 )
 _WAYS_THERE = tuple(action_id(name) for name in (
