@@ -205,7 +205,7 @@ def _subject_verb(word: str) -> bool:
     return _verb_like(word) and word.lower().strip(",.;:!?") not in _BODY_PLURALS
 
 
-def _listed(pieces: list[str]) -> list[str]:
+def _listed(pieces: list[str]) -> list[tuple[str, bool]]:
     """The pieces a clause's order words cut it into, each piece before the last cut again where it lists
     actions: at a comma before a verb of the subject, when the words before the comma hold a verb too.
     "heads in, plops onto the sofa, and finally sprawls out" → 3 pieces; "on the moon, shoots up, then
@@ -216,17 +216,20 @@ def _listed(pieces: list[str]) -> list[str]:
     The last piece, after which no order word comes, is cut only where it is a list of three or more
     with "and" before its last item ("gets up from her chair, points at the board, and motions the
     student forward") and no item only moves a part of the body (`_moves_the_body`: "she bends her
-    knees, swings her arms, and jumps" is one jump told in steps)."""
+    knees, swings her arms, and jumps" is one jump told in steps). Each piece comes with whether it is
+    a later item of such a list, which the meaning reader reads as an action only where it is clearly
+    one (`ActionMeaning._read_parts`)."""
     pieces = [piece for piece in pieces if piece.strip(" ,.;!?")]
-    out: list[str] = []
+    out: list[tuple[str, bool]] = []
     for piece in pieces[:-1]:
         items, _ = _list_items(piece, _LISTING_COMMA)
-        out += [piece] if any(_AND.search(item) for item in items) else items
+        out += [(item, False) for item in ([piece] if any(_AND.search(item) for item in items) else items)]
     if not pieces:
         return out
     items, and_last = _list_items(pieces[-1], _LAST_LISTING_COMMA)
-    whole = len(items) < 3 or not and_last or any(_AND.search(i) or _moves_the_body(i) for i in items)
-    return out + (pieces[-1:] if whole else items)
+    if len(items) < 3 or not and_last or any(_AND.search(i) or _moves_the_body(i) for i in items):
+        return [*out, (pieces[-1], False)]
+    return out + [(item, k > 0) for k, item in enumerate(items)]
 
 
 # A comma, maybe "and", and the word after them, where the last piece of a clause may list actions.
@@ -299,19 +302,25 @@ def split_parts(prompt: str) -> list[str]:
     prompt without any of these is one part; a piece that only says a side, a direction or a repetition
     ("left then right") is joined to the part before it.
     """
-    parts: list[str] = []
+    return [part for part, _ in _parts(prompt)]
+
+
+def _parts(prompt: str) -> list[tuple[str, bool]]:
+    """`split_parts`, each part with whether it is a later item of a list with no order word (`_listed`)."""
+    parts: list[tuple[str, bool]] = []
     for sentence in _sentences(prompt):
         for clause in _in_time_order(sentence):
             listed = _listed(_CUT.split(_UNTIL.sub("", clause)))
-            for piece in (part for item in listed for part in _gerund_first(item)):
+            pieces = [(part, in_list) for item, in_list in listed for part in _gerund_first(item)]
+            for piece, in_list in pieces:
                 piece = piece.strip(" ,.;!?")
                 if not piece:
                     continue
                 if parts and set(piece.lower().split()) <= _NOT_A_PART:
-                    parts[-1] = f"{parts[-1]} {piece}"
+                    parts[-1] = (f"{parts[-1][0]} {piece}", parts[-1][1])
                 else:
-                    parts.append(piece)
-    return parts or [prompt]
+                    parts.append((piece, in_list))
+    return parts or [(prompt, False)]
 
 
 def named_in_every_part(prompt: str, after: int | None = None) -> list[int] | None:
@@ -721,14 +730,21 @@ class ActionMeaning:
         score reaches `min_score`), its `part_scores` row, and the actions read for it
         (`in_posture_order`, after `after`, among the actions within `REACH` of each part's best; a part
         read by meaning that goes to a place where the next part's action happens is the way there,
-        `_DESTINATION`)."""
-        parts = split_parts(prompt)
+        `_DESTINATION`). A later item of a list with no order word (`_listed`) whose words name no
+        action and whose meaning is no clear one (below `min_score`, or a close call) reads as the part
+        before it going on: "jumps up, spins around, and lands" is jump, spin; "lands" alone is as
+        near fall_down as jump."""
+        parts, in_list = zip(*_parts(prompt), strict=True)
         scores = self.part_scores(parts)
         by_meaning: list[bool] = []
         options: list[list[Option]] = []
+        unclear: list[bool] = []  # a later list item that is no clear action: the part before goes on
         for k, (part, row) in enumerate(zip(parts, scores, strict=True)):
             words = actions_in_text(part, after if k == 0 else None)
-            by_meaning.append(not words and row.max() >= self.min_score)
+            first, second = np.sort(row)[::-1][:2]
+            clear = first >= self.min_score and first - second >= self.close
+            unclear.append(in_list[k] and not words and not clear)
+            by_meaning.append(not words and not unclear[-1] and first >= self.min_score)
             if words:
                 options.append([(tuple(words), 0.0)])
             elif not by_meaning[-1]:
@@ -736,10 +752,14 @@ class ActionMeaning:
             else:
                 reached = (row >= self.min_score) & (row >= row.max() - REACH)
                 options.append([((int(a),), float(row[a])) for a in np.flatnonzero(reached)])
-        chosen = in_posture_order(options, after)
-        for k in range(len(parts) - 1):  # "heads over to the couch, then plops onto it": walk, sit_down
-            if by_meaning[k] and chosen[k] == chosen[k + 1][:1] and _DESTINATION.search(parts[k]):
+        kept = [k for k in range(len(parts)) if not unclear[k]]
+        read = in_posture_order([options[k] for k in kept], after)
+        for i, k in enumerate(kept[:-1]):  # "heads over to the couch, then plops onto it": walk, sit_down
+            if by_meaning[k] and read[i] == read[i + 1][:1] and _DESTINATION.search(parts[k]):
                 best = max(_WAYS_THERE, key=lambda a: scores[k][a])
                 plain = _WAYS_THERE[0]  # walk, unless the words tell another way clearly
-                chosen[k] = (best if scores[k][best] - scores[k][plain] >= self.close else plain,)
+                read[i] = (best if scores[k][best] - scores[k][plain] >= self.close else plain,)
+        chosen: list[tuple[int, ...]] = []
+        for k in range(len(parts)):
+            chosen.append(chosen[-1][-1:] if unclear[k] else read[kept.index(k)])
         return by_meaning, scores, chosen

@@ -277,6 +277,18 @@ def test_a_part_that_goes_to_where_the_next_part_happens_is_the_way_there(meanin
     assert meaning.actions("a woman bends over, touching her toes") == ids("bend_over")
 
 
+def test_a_list_item_that_is_no_clear_action_goes_on_with_the_part_before(meaning):
+    ids = lambda *names: [action_id(n) for n in names]  # noqa: E731
+    text = "a person jumps up, spins around, and lands"
+    assert split_parts(text) == ["a person jumps up", "spins around", "lands"]
+    # "lands" alone is as near fall_down as jump: the spin goes on, no fall is put in
+    assert meaning.close_calls("lands") != []
+    assert meaning.actions(text) == ids("jump", "spin")
+    # an item that clearly is an action of its own is read as one
+    frisbee = "she grabs the frisbee, whirls around, and flings it back"
+    assert meaning.actions(frisbee) == ids("catch", "spin", "throw")
+
+
 def test_a_close_call_names_the_actions_that_scored_near_the_one_read(meaning):
     text = "a woman flops onto the bed"  # read as sit_down, a close call with lie_down
     [(read, others)] = meaning.close_calls(text)
