@@ -305,6 +305,13 @@ def split_parts(prompt: str) -> list[str]:
     return [part for part, _ in _parts(prompt)]
 
 
+def count_parts(prompt: str) -> int:
+    """How many parts a prompt has (`split_parts`), a list with no order word counted as one: its later
+    items may be read as the part before going on (`ActionMeaning._read_parts`), so only the actions
+    read from them count towards a clip's length (`generation.default_seconds`)."""
+    return sum(not in_list for _, in_list in _parts(prompt))
+
+
 def _parts(prompt: str) -> list[tuple[str, bool]]:
     """`split_parts`, each part with whether it is a later item of a list with no order word (`_listed`)."""
     parts: list[tuple[str, bool]] = []

@@ -488,14 +488,14 @@ def default_seconds(prompt: str, actions: Sequence[int] | None = None) -> float:
 
     actions: the prompt's actions in order (`read_actions`; −1 = a part read as none); None = the ones
     its words name. Each known action gets its clips' typical length (`TYPICAL_SECONDS`, at least 3 s),
-    and each further part of the prompt (`action_meaning.split_parts`: "then", "after that") 3 s. A
+    and each further part of the prompt (`action_meaning.count_parts`: "then", "after that") 3 s. A
     prompt with no known action gets 3 s, or 5 s if it speaks of travelling or a change of posture
     (walking, sitting down, getting up), and 3 s for each further part.
     """
     from stickgen.labels import environment
 
     text = f" {prompt.lower()} "
-    parts = len(action_meaning.split_parts(prompt))
+    parts = action_meaning.count_parts(prompt)
     known = [a for a in (actions_in_text(prompt) if actions is None else actions) if a >= 0]
     if known:
         seconds = sum(typical_seconds(a) for a in known) + SHORTEST_SECONDS * max(0, parts - len(known))

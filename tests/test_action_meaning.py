@@ -284,6 +284,9 @@ def test_a_list_item_that_is_no_clear_action_goes_on_with_the_part_before(meanin
     # "lands" alone is as near fall_down as jump: the spin goes on, no fall is put in
     assert meaning.close_calls("lands") != []
     assert meaning.actions(text) == ids("jump", "spin")
+    # so a list counts as one part towards the clip's length: only the actions read from it add time
+    assert action_meaning.count_parts(text) == 1
+    assert action_meaning.count_parts("walks over, then sits down") == 2
     # an item that clearly is an action of its own is read as one
     frisbee = "she grabs the frisbee, whirls around, and flings it back"
     assert meaning.actions(frisbee) == ids("catch", "spin", "throw")
