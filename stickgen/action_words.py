@@ -250,6 +250,29 @@ def direction_in_text(prompt: str) -> int:
     return signs.pop() if len(signs) == 1 else 0
 
 
+_NUMBERS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
+# "three times", "3 times", "twice", "thrice", and "once" where it ends a clause ("jumps once"; "once she
+# lands, ..." is a condition, not a count).
+_COUNT = re.compile(
+    r"\b(?:(?P<n>\d+|" + "|".join(_NUMBERS) + r")\s+times"
+    r"|(?P<word>twice|thrice)|(?P<once>once)\s*(?:[,.;!?]|$))",
+    re.IGNORECASE,
+)
+
+
+def count_in_text(prompt: str) -> int | None:
+    """How many times a prompt says its action happens ("jumps three times": 3, "twice": 2, "jumps
+    once": 1), or None when it says no count or more than one."""
+    counts = set()
+    for match in _COUNT.finditer(prompt):
+        if match["n"]:
+            n = match["n"].lower()
+            counts.add(int(n) if n.isdigit() else _NUMBERS.index(n) + 1)
+        else:
+            counts.add({"twice": 2, "thrice": 3}.get((match["word"] or "").lower(), 1))
+    return counts.pop() if len(counts) == 1 else None
+
+
 def timeline_from_text(prompt: str, frames: int) -> np.ndarray | None:
     """A per-frame action timeline (frames,) splitting the clip evenly between the named actions.
 

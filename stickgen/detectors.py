@@ -206,6 +206,12 @@ def bends(motion: Motion, *, min_lean: float = 45.0, max_drop: float = 0.25) -> 
 # the legs and the floor: flight, one leg, kicks, lunges, all fours, push-ups, sit-ups
 
 
+def count_jumps(motion: Motion, *, min_m: float = 0.1) -> int:
+    """How many times the pelvis rises more than `min_m` (m) above its low and comes back down as much:
+    jumps, hops, jumping jacks, one each (a count, for "jumps three times"; `benchmarks/counts.py`)."""
+    return _cycles(-_pelvis(motion)[:, 1], min_m * size(motion))
+
+
 def airborne_seconds(motion: Motion) -> float:
     """Seconds with both ankles more than 5 cm (`figure.CONTACT_HEIGHT`) above the floor."""
     ankles = motion.joints[:, _ANKLES, 1]
@@ -299,10 +305,15 @@ def arms_up(motion: Motion, *, min_share: float = 0.3) -> bool:
     return float(above.mean()) >= min_share
 
 
+def count_arm_raises(motion: Motion) -> int:
+    """How many times both wrists go above the head (its centre)."""
+    above = motion.joints[:, _WRISTS, 1].min(axis=1) > motion.joints[:, J["head"], 1]
+    return _rising_edges(above)
+
+
 def arms_up_times(motion: Motion, *, times: int = 2) -> bool:
     """Jumping jacks: both wrists go above the head (its centre) and back down, at least `times` times."""
-    above = motion.joints[:, _WRISTS, 1].min(axis=1) > motion.joints[:, J["head"], 1]
-    return _rising_edges(above) >= times
+    return count_arm_raises(motion) >= times
 
 
 def turns_head(motion: Motion, *, min_m: float = 0.06, max_lean: float = 20.0) -> bool:

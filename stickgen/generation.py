@@ -55,7 +55,7 @@ import torch
 
 from stickgen import action_meaning
 from stickgen import figure as fg
-from stickgen.action_words import actions_in_text, direction_in_text, split_in_proportion
+from stickgen.action_words import actions_in_text, count_in_text, direction_in_text, split_in_proportion
 from stickgen.errors import StickgenError
 from stickgen.labels import ACTIONS, environment_vector
 from stickgen.motion import Motion
@@ -424,6 +424,16 @@ CHAINED_SECONDS = {
 }  # fmt: skip
 # A part read as no action (−1): the median of all those runs.
 UNKNOWN_PART_SECONDS = 3.0
+# The model does not count: "jumps three times" and "jumps" draw as many jumps in a clip of the same
+# length, at its own steady tempo. So a prompt of one of these actions that says how many times gets the
+# length (s) in which the bundled model draws that many: `lead` + `each` × the count. Measured on the
+# bundled weights (stage 14) with seeds 0–4 (`python benchmarks/counts.py` prints the tempo again for
+# other weights); with seeds 5–14 the clips show exactly the count said, 1 to 6 times, in 236 of 240
+# (39 with the actions' typical lengths; docs/prompt-suite.md). Earth's tempo: elsewhere the length is
+# stretched as any other (`default_seconds`), and the model's jumps on the moon are slower still.
+COUNT_SECONDS = {
+    "jump": (1.0, 1.0), "jump_forward": (1.0, 1.0), "jumping_jacks": (1.0, 1.0), "hop": (0.5, 0.8),
+}  # fmt: skip
 
 
 def default_checkpoint() -> Path:
@@ -490,14 +500,20 @@ def default_seconds(prompt: str, actions: Sequence[int] | None = None) -> float:
     its words name. Each known action gets its clips' typical length (`TYPICAL_SECONDS`, at least 3 s),
     and each further part of the prompt (`action_meaning.count_parts`: "then", "after that") 3 s. A
     prompt with no known action gets 3 s, or 5 s if it speaks of travelling or a change of posture
-    (walking, sitting down, getting up), and 3 s for each further part.
+    (walking, sitting down, getting up), and 3 s for each further part. A prompt of one part and one
+    action that says how many times it happens ("jumps three times", `count_in_text`) gets the length
+    in which the model draws that many, for the actions of `COUNT_SECONDS`.
     """
     from stickgen.labels import environment
 
     text = f" {prompt.lower()} "
     parts = action_meaning.count_parts(prompt)
     known = [a for a in (actions_in_text(prompt) if actions is None else actions) if a >= 0]
-    if known:
+    count = count_in_text(prompt)
+    if count is not None and parts == 1 and len(known) == 1 and ACTIONS[known[0]] in COUNT_SECONDS:
+        lead, each = COUNT_SECONDS[ACTIONS[known[0]]]
+        seconds = lead + each * count
+    elif known:
         seconds = sum(typical_seconds(a) for a in known) + SHORTEST_SECONDS * max(0, parts - len(known))
     else:
         seconds = 5.0 if any(word in text for word in _LONG_WORDS) else SHORTEST_SECONDS

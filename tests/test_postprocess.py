@@ -4,9 +4,10 @@ import numpy as np
 import pytest
 
 from stickgen import figure as fg
-from stickgen.action_words import actions_in_text, timeline_from_text
+from stickgen.action_words import actions_in_text, count_in_text, timeline_from_text
 from stickgen.errors import StickgenError
 from stickgen.generation import (
+    COUNT_SECONDS,
     TYPICAL_SECONDS,
     default_seconds,
     environment_from_text,
@@ -196,6 +197,25 @@ def test_environment_and_duration_from_text():
     assert default_seconds("someone bangs out reps, then rests", [action_id("push_up"), -1]) == 9.0
     assert default_seconds("someone plonks down on the grass") == 3.0  # no action named, no long word
     assert set(TYPICAL_SECONDS) == set(ACTIONS)
+
+
+def test_a_count_is_read_and_gets_the_length_that_holds_it():
+    said = ("jumps three times", "hops 5 times", "jumps twice", "jumps once.")
+    assert [count_in_text(t) for t in said] == [3, 5, 2, 1]
+    # "once" starting a condition is no count, nor is a count said two ways
+    assert count_in_text("once she lands, she waves") is None
+    assert count_in_text("a person jumps") is None
+    assert count_in_text("jumps twice, then three times") is None
+    # one action of COUNT_SECONDS, one part: lead + each × count (the model's tempo), stretched by place
+    lead, each = COUNT_SECONDS["jump"]
+    assert default_seconds("a person jumps three times") == lead + 3 * each
+    assert default_seconds("a person jumps once") == lead + each < default_seconds("a person jumps")
+    moon = "a person jumps three times on the moon"
+    assert default_seconds(moon) > default_seconds("a person jumps three times")
+    # other actions, or a chain, keep their lengths
+    assert default_seconds("a person waves three times") == default_seconds("a person waves")
+    assert default_seconds("jumps three times, then sits down") == default_seconds("jumps, then sits down")
+    assert set(COUNT_SECONDS) <= set(ACTIONS)
 
 
 def test_output_paths(tmp_path):

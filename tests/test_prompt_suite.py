@@ -259,6 +259,14 @@ def test_raised_arms_count_their_share_and_their_times():
     clip = Motion(joints)
     assert det.arms_up(clip, min_share=0.4) and not det.arms_up(clip, min_share=0.5)
     assert det.arms_up_times(clip, times=2) and not det.arms_up_times(clip, times=3)
+    assert det.count_arm_raises(clip) == 2
+
+
+def test_jumps_are_counted_up_and_down_and_small_wobbles_are_not():
+    three = _clip(dy=np.concatenate([_bump(0.3, 16), _bump(0.3, 16), _bump(0.3, 18)]))
+    assert det.count_jumps(three) == 3
+    assert det.count_jumps(_clip(dy=_bump(0.05))) == 0  # 5 cm: no jump
+    assert det.count_jumps(_clip(dy=np.linspace(0, 0.6, 50))) == 0  # up and not down again
 
 
 def test_a_window_cuts_the_clip_so_order_can_be_checked():
