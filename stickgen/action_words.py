@@ -251,10 +251,11 @@ def direction_in_text(prompt: str) -> int:
 
 
 _NUMBERS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
-# "three times", "3 times", "twice", "thrice", and "once" where it ends a clause ("jumps once"; "once she
-# lands, ..." is a condition, not a count).
+# "three times", "3 times", "five jumping jacks", "twice", "thrice", and "once" where it ends a clause
+# ("jumps once"; "once she lands, ..." is a condition, not a count). A number counts only before "times"
+# or one of the repetitions `generation.COUNT_SECONDS` has a length for ("two feet high" is no count).
 _COUNT = re.compile(
-    r"\b(?:(?P<n>\d+|" + "|".join(_NUMBERS) + r")\s+times"
+    r"\b(?:(?P<n>\d+|" + "|".join(_NUMBERS) + r")\s+(?:times|(?:star\s+)?jumps?|hops?|jumping\s+jacks?)\b"
     r"|(?P<word>twice|thrice)|(?P<once>once)\s*(?:[,.;!?]|$))",
     re.IGNORECASE,
 )

@@ -200,8 +200,9 @@ def test_environment_and_duration_from_text():
 
 
 def test_a_count_is_read_and_gets_the_length_that_holds_it():
-    said = ("jumps three times", "hops 5 times", "jumps twice", "jumps once.")
-    assert [count_in_text(t) for t in said] == [3, 5, 2, 1]
+    said = ("jumps three times", "hops 5 times", "jumps twice", "jumps once.", "does five jumping jacks")
+    assert [count_in_text(t) for t in said] == [3, 5, 2, 1, 5]
+    assert count_in_text("a person jumps two feet high") is None  # a number of something else
     # "once" starting a condition is no count, nor is a count said two ways
     assert count_in_text("once she lands, she waves") is None
     assert count_in_text("a person jumps") is None
