@@ -502,8 +502,8 @@ def default_seconds(prompt: str, actions: Sequence[int] | None = None) -> float:
     prompt with no known action gets 3 s, or 5 s if it speaks of travelling or a change of posture
     (walking, sitting down, getting up), and 3 s for each further part. A prompt of one part and one
     action that says how many times it happens ("jumps three times", "does five jumping jacks",
-    `count_in_text`) gets the length
-    in which the model draws that many, for the actions of `COUNT_SECONDS`.
+    `count_in_text`) gets the length in which the model draws that many, for the actions of
+    `COUNT_SECONDS`.
     """
     from stickgen.labels import environment
 
