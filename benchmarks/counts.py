@@ -71,8 +71,10 @@ def main() -> None:
         cells = " | ".join(f"{m:.1f}" for m in means)
         print(f"| {name} | {cells} | {lead:.2f} + {each:.2f} × count | {COUNT_SECONDS[name]} |")
 
-    print(f"\nClips showing exactly the count said, seeds {args.seeds}: with the count's length / with "
-          "the action's typical length\n")
+    print(
+        f"\nClips showing exactly the count said, seeds {args.seeds}: with the count's length / with "
+        "the action's typical length\n"
+    )
     print("| action | " + " | ".join(f"{n}×" for n in counts) + " | all |")
     print("|---" * (len(counts) + 2) + "|")
     for name, says in SAYS.items():
