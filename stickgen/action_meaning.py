@@ -767,6 +767,7 @@ class ActionMeaning:
                 plain = _WAYS_THERE[0]  # walk, unless the words tell another way clearly
                 read[i] = (best if scores[k][best] - scores[k][plain] >= self.close else plain,)
         chosen: list[tuple[int, ...]] = []
-        for k in range(len(parts)):
-            chosen.append(chosen[-1][-1:] if unclear[k] else read[kept.index(k)])
+        kept_read = iter(read)
+        for is_unclear in unclear:
+            chosen.append(chosen[-1][-1:] if is_unclear else next(kept_read))
         return by_meaning, scores, chosen

@@ -250,13 +250,16 @@ def direction_in_text(prompt: str) -> int:
     return signs.pop() if len(signs) == 1 else 0
 
 
-_NUMBERS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
-# "three times", "3 times", "five jumping jacks", "twice", "thrice", and "once" where it ends a clause
-# ("jumps once"; "once she lands, ..." is a condition, not a count). A number counts only before "times"
-# or one of the repetitions `generation.COUNT_SECONDS` has a length for ("two feet high" is no count).
+# The grammar's count words (`vocabulary.REPS`: "twice", "thrice", "once" where it ends a clause, as in
+# "jumps once"; "once she lands, ..." is a condition, not a count), and a number (digits or
+# `vocabulary.NUMBERS`) before "times" or one of the repetitions `generation.COUNT_SECONDS` has a length
+# for ("five jumping jacks"; "two feet high" is no count).
+_COUNT_WORDS = {word: n for n, words in vocabulary.REPS.items() for word in words if " " not in word}
 _COUNT = re.compile(
-    r"\b(?:(?P<n>\d+|" + "|".join(_NUMBERS) + r")\s+(?:times|(?:star\s+)?jumps?|hops?|jumping\s+jacks?)\b"
-    r"|(?P<word>twice|thrice)|(?P<once>once)\s*(?:[,.;!?]|$))",
+    r"\b(?:(?P<n>\d+|" + "|".join(vocabulary.NUMBERS) + r")\s+"
+    r"(?:times|(?:star\s+)?jumps?|hops?|jumping\s+jacks?)\b"
+    r"|(?P<word>" + "|".join(w for w in _COUNT_WORDS if w != "once") + r")\b"
+    r"|(?P<once>once)\s*(?:[,.;!?]|$))",
     re.IGNORECASE,
 )
 
@@ -268,9 +271,9 @@ def count_in_text(prompt: str) -> int | None:
     for match in _COUNT.finditer(prompt):
         if match["n"]:
             n = match["n"].lower()
-            counts.add(int(n) if n.isdigit() else _NUMBERS.index(n) + 1)
+            counts.add(int(n) if n.isdigit() else vocabulary.NUMBERS.index(n))
         else:
-            counts.add({"twice": 2, "thrice": 3}.get((match["word"] or "").lower(), 1))
+            counts.add(_COUNT_WORDS[(match["word"] or match["once"]).lower()])
     return counts.pop() if len(counts) == 1 else None
 
 

@@ -72,6 +72,10 @@ DIRECTION = {
     1: ("to the right", "rightward", "toward the right"),
     -1: ("to the left", "leftward", "toward the left"),
 }
+# The ways to say how many times an action is done, and the numbers written as words: the grammar
+# writes them ("claps twice", "jumps four times"); `stickgen.action_words.count_in_text` reads them.
+REPS = {1: ("once",), 2: ("twice", "two times"), 3: ("three times", "thrice")}
+NUMBERS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
 # Phrases listed under two actions on purpose.
 SHARED = frozenset({"get up", "get to its feet", "rise to its feet", "duck"})

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from stickgen.vocabulary import DIRECTION, DOUBLED, gerund, third_person
+from stickgen.vocabulary import DIRECTION, DOUBLED, NUMBERS, REPS, gerund, third_person
 
 __all__ = ["DOUBLED", "Said", "describe", "gerund", "third_person"]
 
@@ -50,8 +50,6 @@ PLACES = {
 SPEED = {"slow": ("slowly", "at a slow pace", "leisurely", "unhurriedly"),
          "fast": ("quickly", "fast", "rapidly", "at a fast pace", "speedily")}  # fmt: skip
 HEIGHT = {"high": ("high", "very high", "up high"), "low": ("a little", "low", "just a bit")}
-REPS = {1: ("once",), 2: ("twice", "two times"), 3: ("three times", "thrice")}
-NUMBERS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 SEAT = {"chair": ("on a chair", "in a chair", "on a seat"), "floor": ("on the floor", "on the ground")}
 
 
