@@ -35,7 +35,8 @@ def check_installed() -> None:
 
 
 def open_socket(host: str, port: int) -> socket.socket:
-    """A TCP socket bound to host:port (port 0: a free one), or one sentence saying why not."""
+    """A TCP socket bound to host:port (port 0: a free one) and listening, or one sentence saying why
+    not."""
     check_range("--port", port, 0, 65535)
     try:
         family, kind, proto, _, address = socket.getaddrinfo(
@@ -52,6 +53,9 @@ def open_socket(host: str, port: int) -> socket.socket:
         if e.errno == errno.EADDRINUSE:
             raise StickgenError(f"Port {port} on {host} is in use; choose another with --port.") from None
         raise StickgenError(f"Cannot listen on {host} port {port}: {e.strerror}.") from None
+    # Listening from here on, before the URL is printed: a client that connects at once waits in the
+    # backlog until the server accepts, where a socket only bound refused it (a flaky CI failure).
+    sock.listen()
     return sock
 
 
