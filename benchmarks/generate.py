@@ -1,6 +1,6 @@
 """Generation speed on this machine.
 
-    python benchmarks/generate.py [--checkpoint DIR] [--runs 3] [--story-only | --busy]
+    python benchmarks/generate.py [--checkpoint DIR] [--runs 3] [--story-only | --busy | --parts]
 
 1. Model time: sampling one 10 s clip (250 frames) with the default sampler (`DEFAULT_STEPS` Euler
    steps, with classifier-free guidance, two network evaluations each, while t < `GUIDANCE_UNTIL`, one
@@ -23,6 +23,10 @@
    keeps one core busy (a Python loop), with torch's threads fitted to the free cores
    (stickgen/threads.py, the default) and, side by side, with torch's usual number of threads (as
    before, `STICKGEN_FIT_THREADS=0`), interleaved; it prints the ratios.
+
+6. With `--parts`: the model time of 1. from the text alone for a prompt of three parts, each part's
+   sentence over a third of the clip (`generation.text_by_parts`, a sentence per frame), side by side
+   with one sentence for the whole clip, interleaved, and the ratio.
 
 Targets on 2 CPU cores: ≤ 0.5 s of model time for a 10 s clip; ≤ 3 s for the whole process when the
 prompt is cached.
@@ -79,12 +83,13 @@ def model_times(
 
 
 def clip_times(jobs: dict, text_dim: int, runs: int) -> dict:
-    """For each key of `jobs`, (model, steps, guidance_until): the median time of sampling one 10 s
-    clip, after one warm-up each, the jobs interleaved run by run."""
-    text = torch.randn(1, text_dim)
-    text = text / text.norm()
+    """For each key of `jobs`, (model, steps, guidance_until[, text]): the median time of sampling one
+    10 s clip, after one warm-up each, the jobs interleaved run by run. text: (1, D) or (1, 250, D);
+    by default one random unit sentence vector."""
+    sentence = torch.randn(1, text_dim)
+    sentence = sentence / sentence.norm()
 
-    def once(model: StickFigureTransformer, steps: int, until: float) -> float:
+    def once(model: StickFigureTransformer, steps: int, until: float, text: torch.Tensor = sentence) -> float:
         start = time.perf_counter()
         sample(model, frames=250, text=text, steps=steps, guidance_until=until,
                generator=torch.Generator().manual_seed(0))  # fmt: skip
@@ -142,6 +147,7 @@ def main() -> None:
     parser.add_argument("--story-only", action="store_true", help="time only the 60-second story (3.)")
     parser.add_argument("--busy", action="store_true", help="time only with one core kept busy (4.)")
     parser.add_argument("--sizes", default=None, help="time only other widths x depths: 320x6,384x6 (5.)")
+    parser.add_argument("--parts", action="store_true", help="time only a prompt of three parts (6.)")
     args = parser.parse_args()
     print(f"torch {torch.__version__}, {torch.get_num_threads()} threads")
     if args.sizes:
@@ -152,6 +158,9 @@ def main() -> None:
         return
     if args.busy:
         busy(args)
+        return
+    if args.parts:
+        parts(args)
         return
     runs = max(args.runs, 5)
     times = model_times(args.checkpoint, runs, (DEFAULT, *BEFORE.values()))
@@ -205,6 +214,21 @@ def sizes(args: argparse.Namespace) -> None:
         median = times[name]
         size = f"{2 * count / 1e6:.1f} MB"
         print(f"| {name} | {count / 1e6:.1f}M | {size} | {median:.3f} s | {median / base:.2f}x |")
+
+
+def parts(args: argparse.Namespace) -> None:
+    ckpt = load_generator_checkpoint(args.checkpoint, "cpu")
+    three = torch.randn(3, ckpt.config.text_dim)
+    three = three / three.norm(dim=1, keepdim=True)
+    by_parts = three[torch.arange(250) * 3 // 250][None]  # (1, 250, D): a third of the clip each
+    steps, until = DEFAULT
+    runs = max(args.runs, 5)
+    jobs = {"one sentence": (ckpt.model, steps, until), "three parts": (ckpt.model, steps, until, by_parts)}
+    times = clip_times(jobs, ckpt.config.text_dim, runs)
+    one, split = times["one sentence"], times["three parts"]
+    print(f"model time of a 10 s clip from the text alone, medians of {runs} interleaved runs")
+    print(f"one sentence: {one:.3f} s; three parts, a sentence per frame: {split:.3f} s")
+    print(f"ratio {split / one:.2f}x")
 
 
 def busy(args: argparse.Namespace) -> None:

@@ -197,7 +197,8 @@ def generate(
         typer.Option(
             help="Where the action timeline comes from when --actions is not given: words (the actions the "
             "prompt names), model (the network's own action head reads the text), auto (the words, "
-            "else the actions the prompt means, else model) or none (the text alone).",
+            "else the actions the prompt means, else model) or none (the text alone, each part of the prompt "
+            "over an equal share of the clip).",
         ),
     ] = "auto",
     candidates: Candidates = None,

@@ -457,8 +457,10 @@ def report_markdown(summary: dict[str, Any]) -> str:
         "",
         "## Text and motion",
         "",
-        "The generated row with no plan is made from the caption alone; the row as `stickgen generate` "
-        "does it adds the action timeline that `generate` gives the model (`stickgen.generation.PLANS`).",
+        "The generated row with no plan is made from the caption alone (a caption of several parts, each "
+        "part's sentence over an equal share of the clip: `stickgen.generation.text_by_parts`); the row as "
+        "`stickgen generate` does it adds the action timeline that `generate` gives the model "
+        "(`stickgen.generation.PLANS`).",
         "",
     ]
     header = ["motion", "FID ↓", "R-precision top-1 ↑", "top-2 ↑", "top-3 ↑", "MM-Dist ↓", "Diversity →"]

@@ -20,7 +20,10 @@ One file, read top to bottom: primitives, attention, block, config, model.
   modulating every layer gives it (and the time) a direct path into each block, the DiT ablations
   found it stronger than in-context tokens, and without a prefix token every attention position is a
   frame, so RoPE positions, the padding mask and the pooling need no special case. Per-frame conditions
-  (action, camera) are added to the frame tokens.
+  (action, camera) are added to the frame tokens. The text may also be given per frame (B, T, D): each
+  token is then modulated by its own sentence, computed once per run of one sentence. Training gives
+  one sentence per clip; the sampler gives a prompt's parts their spans of the clip when it draws from
+  the text alone (`generation.text_by_parts`).
 - Heads, by name: pose 48, position 2, velocity 2, action logits 60 and physics 6 per frame;
   environment 32 per clip (masked mean over real frames). `forward` returns a `ModelOutput`.
 - Initialisation: linear and embedding weights N(0, 0.02); the adaLN modulations and the pose,
@@ -117,8 +120,9 @@ def timestep_embedding(t: torch.Tensor, dim: int, max_period: float = 10000.0) -
 
 
 def modulate(x: torch.Tensor, shift: torch.Tensor, scale: torch.Tensor) -> torch.Tensor:
-    """Adaptive norm: x (B, T, C) scaled by (1 + scale) and shifted by shift, both (B, C)."""
-    return x * (1 + scale[:, None, :]) + shift[:, None, :]
+    """Adaptive norm: x (B, T, C) scaled by (1 + scale) and shifted by shift, both (B, 1, C) (one
+    condition for the clip) or (B, T, C) (one per token)."""
+    return x * (1 + scale) + shift
 
 
 # -----------------------------------------------------------------------------
@@ -190,25 +194,27 @@ class Block(nn.Module):
         self,
         x: torch.Tensor,
         cond: torch.Tensor,
+        where: torch.Tensor,
         cos: torch.Tensor,
         sin: torch.Tensor,
         attn_mask: torch.Tensor | None,
         token_mask: torch.Tensor | None = None,
     ) -> torch.Tensor:
-        """x (B, N, C); cond (B, C) = silu(time + text); token_mask (B, N) bool; returns (B, N, C)."""
-        mods = self.modulation(cond).chunk(9 if self.conv is not None else 6, dim=-1)  # (B, C) each
+        """x (B, N, C); cond (R, C) rows of silu(time + text), where (B, 1 or N) the row of each sample or
+        token (`StickFigureTransformer._condition`); token_mask (B, N) bool; returns (B, N, C)."""
+        mods = self.modulation(cond)[where].chunk(9 if self.conv is not None else 6, dim=-1)  # (B, 1 or N, C)
         shift_a, scale_a, gate_a, shift_m, scale_m, gate_m = mods[:6]
         h = self.attn(modulate(self.norm_attn(x), shift_a, scale_a), cos, sin, attn_mask)
-        x = x + gate_a[:, None, :] * self.dropout(h)
+        x = x + gate_a * self.dropout(h)
         if self.conv is not None:
             shift_c, scale_c, gate_c = mods[6:]
             h = modulate(self.norm_conv(x), shift_c, scale_c)
             if token_mask is not None:  # padding must not leak into the last real tokens
                 h = torch.where(token_mask[:, :, None], h, 0.0)
             h = self.conv(h.transpose(1, 2)).transpose(1, 2)  # (B, N, C)
-            x = x + gate_c[:, None, :] * self.dropout(h)
+            x = x + gate_c * self.dropout(h)
         h = self.mlp(modulate(self.norm_mlp(x), shift_m, scale_m))
-        return x + gate_m[:, None, :] * self.dropout(h)
+        return x + gate_m * self.dropout(h)
 
 
 # -----------------------------------------------------------------------------
@@ -380,7 +386,8 @@ class StickFigureTransformer(nn.Module):
         t: (B,) float, denoising time in [0, 1] (1 = clean).
         mask: (B, T) bool, True for real frames; None = every frame is real. Each clip needs at least
             one real frame. Padded frames influence nothing; their outputs are meaningless.
-        text: (B, text_dim) float sentence embeddings; None = every sample uses the text null.
+        text: (B, text_dim) float sentence embeddings, or (B, T, text_dim) one per frame (a token takes
+            the sentence of its first frame); None = every sample uses the text null.
         actions: (B, T) long in -1..59, -1 = unknown (the action null); None = all null.
         camera: (B, T, 3) float camera x, y (m) and zoom; None = every sample uses the camera null.
         drop_text, drop_actions, drop_camera: (B,) bool, True = replace that sample's condition by its
@@ -415,13 +422,7 @@ class StickFigureTransformer(nn.Module):
             x = F.pad(x, (0, 0, 0, pad))
             frame_cond = torch.cat([frame_cond, self._null_frame_cond(B, pad)], dim=1)
         h = self.input_proj(x.reshape(B, N, p * FEATURE_DIM)) + frame_cond.view(B, N, p, d).mean(dim=2)
-        if text is None:
-            text_vec = self.text_null.expand(B, d)
-        else:
-            text_vec = self.text_proj(text)  # (B, C)
-            if drop_text is not None:
-                text_vec = torch.where(drop_text[:, None], self.text_null, text_vec)
-        cond = F.silu(self.time_mlp(timestep_embedding(t, d).to(h.dtype)) + text_vec)  # (B, C)
+        cond, where = self._condition(t, text, drop_text, B, T, N, h.dtype)
 
         if N <= self.config.max_frames:
             cos, sin = self.rope_cos[:N], self.rope_sin[:N]  # (N, D/2)
@@ -434,8 +435,8 @@ class StickFigureTransformer(nn.Module):
             h = torch.where(token_mask[:, :, None], h, 0.0)
             attn_mask = token_mask[:, None, None, :]  # (B, 1, 1, N), broadcast over heads and queries
         for block in self.blocks:
-            h = block(h, cond, cos, sin, attn_mask, token_mask)
-        shift, scale = self.final_modulation(cond).chunk(2, dim=-1)  # (B, C)
+            h = block(h, cond, where, cos, sin, attn_mask, token_mask)
+        shift, scale = self.final_modulation(cond)[where].chunk(2, dim=-1)  # (B, 1 or N, C)
         h = modulate(self.final_norm(h), shift, scale)  # (B, N, C)
 
         if token_mask is None:
@@ -456,6 +457,43 @@ class StickFigureTransformer(nn.Module):
             physics=per_frame("physics"),
             environment=self.heads["environment"](pooled),
         )
+
+    def _condition(
+        self,
+        t: torch.Tensor,
+        text: torch.Tensor | None,
+        drop_text: torch.Tensor | None,
+        B: int,
+        T: int,
+        N: int,
+        dtype: torch.dtype,
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        """The clip condition silu(time + text) as rows (R, C), and `where` (B, 1 or N), each token's row.
+
+        With one sentence per sample the rows are the samples' (R = B, `where` (B, 1)). With a sentence
+        per frame each token takes its first frame's, and the rows are each sample's runs of one
+        sentence: a prompt's parts are few and the adaLN modulations are computed once per row, not
+        once per token.
+        """
+        time_vec = self.time_mlp(timestep_embedding(t, self.config.d_model).to(dtype))  # (B, C)
+        if text is None or text.dim() == 2:
+            if text is None:
+                text_vec = self.text_null.expand(B, -1)
+            else:
+                text_vec = self.text_proj(text)  # (B, C)
+                if drop_text is not None:
+                    text_vec = torch.where(drop_text[:, None], self.text_null, text_vec)
+            return F.silu(time_vec + text_vec), torch.arange(B, device=t.device)[:, None]
+        p = self.config.patch
+        text = text[:, torch.arange(N, device=text.device).mul(p).clamp(max=T - 1)]  # (B, N, D)
+        starts = torch.ones(B, N, dtype=torch.bool, device=text.device)  # a token whose sentence is new
+        starts[:, 1:] = (text[:, 1:] != text[:, :-1]).any(dim=-1)
+        where = starts.view(-1).cumsum(0).sub(1).view(B, N)  # (B, N) row of each token
+        sample = torch.arange(B, device=text.device).repeat_interleave(starts.sum(dim=1))  # (R,)
+        text_vec = self.text_proj(text.reshape(B * N, -1)[starts.view(-1)])  # (R, C)
+        if drop_text is not None:
+            text_vec = torch.where(drop_text[sample][:, None], self.text_null, text_vec)
+        return F.silu(time_vec[sample] + text_vec), where
 
     def _null_frame_cond(self, batch: int, frames: int) -> torch.Tensor:
         """The per-frame condition of padding frames: null action + null camera, (B, frames, C)."""

@@ -448,3 +448,51 @@ def test_the_default_candidates_fill_one_ten_second_clip():
 
     assert [candidates_for(f) for f in (75, 125, 126, 250, 500)] == [3, 2, 1, 1, 1]
     assert candidates_for(5) == MAX_CANDIDATES
+
+
+def test_each_part_of_a_prompt_is_a_sentence_of_its_own_in_the_prompts_place():
+    from stickgen.generation import part_sentences
+
+    moon = ["on the moon, a man walks", "jumps on the moon"]
+    assert part_sentences("on the moon, a man walks, then jumps") == moon
+    assert part_sentences("someone jogs in place and after that does a cartwheel") == [
+        "someone jogs in place", "does a cartwheel"]  # fmt: skip
+    assert part_sentences("a person jumps") == ["a person jumps"]
+
+
+def test_from_the_text_alone_each_part_of_a_prompt_conditions_its_share_of_the_clip():
+    from stickgen.generation import text_by_parts
+    from stickgen.text import TextEncoder
+
+    encoder = TextEncoder()
+    prompts = ["a man walks forward, then sits down", "a person jumps"]
+    whole = torch.from_numpy(encoder.encode(prompts))
+    walk, sit = torch.from_numpy(encoder.encode(["a man walks forward", "sits down"]))
+    alone = np.full((2, 60), -1)
+    # no prompt of several parts: the whole sentences, as they were
+    one = whole[1:]
+    assert text_by_parts(prompts[1:], one, 60, alone[1:], encoder) is one
+    # the parts share the clip evenly, in order; a prompt of one part keeps its sentence
+    text = text_by_parts(prompts, whole, 60, alone, encoder)
+    assert text.shape == (2, 60, whole.shape[1])
+    torch.testing.assert_close(text[0, :30], walk.expand(30, -1))
+    torch.testing.assert_close(text[0, 30:], sit.expand(30, -1))
+    torch.testing.assert_close(text[1], whole[1].expand(60, -1))
+    # a prompt drawn with an action timeline keeps its whole sentence
+    timed = alone.copy()
+    timed[0] = 1
+    assert text_by_parts(prompts, whole, 60, timed, encoder) is whole
+
+
+def test_the_text_alone_of_a_chained_prompt_differs_from_its_whole_sentence_and_a_timeline_is_unchanged(
+    monkeypatch,
+):
+    from stickgen import generation
+
+    def joints(plan: str) -> np.ndarray:
+        return stickgen.generate("a man walks forward, then sits down", seed=0, seconds=2.0, plan=plan).joints
+
+    by_parts, timed = joints("none"), joints("auto")
+    monkeypatch.setattr(generation, "text_by_parts", lambda prompts, text, *args: text)
+    assert not np.allclose(joints("none"), by_parts)
+    np.testing.assert_array_equal(joints("auto"), timed)

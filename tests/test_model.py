@@ -280,6 +280,29 @@ def test_dropping_a_condition_changes_the_output_and_its_null_needs_no_input(con
     torch.testing.assert_close(dropped.pose[0], without.pose[0])  # dropping is the null path
 
 
+@pytest.mark.parametrize("patch", [1, 4])
+def test_a_sentence_per_frame_conditions_each_token_on_its_own(patch):
+    model = perturbed_model(tiny_config(patch=patch))
+    b = batch(B=2, T=12)
+    other = torch.randn(2, TEXT_DIM, generator=torch.Generator().manual_seed(5))
+    with torch.no_grad():
+        whole = model(b["x"], b["t"], text=b["text"])
+        same = model(b["x"], b["t"], text=b["text"][:, None, :].expand(2, 12, TEXT_DIM))
+        halves = torch.cat(
+            [b["text"][:, None, :].expand(2, 8, TEXT_DIM), other[:, None, :].expand(2, 4, TEXT_DIM)], 1
+        )
+        split = model(b["x"], b["t"], text=halves)
+        first = model(b["x"], b["t"], text=b["text"])
+        drop = torch.tensor([True, False])
+        dropped = model(b["x"], b["t"], text=halves, drop_text=drop)
+        null = model(b["x"], b["t"])
+    # the same sentence on every frame is the clip's sentence; another one on the last frames changes them
+    torch.testing.assert_close(same.pose, whole.pose)
+    assert not torch.allclose(split.pose[:, 8:], first.pose[:, 8:], atol=1e-4)
+    torch.testing.assert_close(dropped.pose[0], null.pose[0])  # dropping takes every frame's sentence
+    torch.testing.assert_close(dropped.pose[1], split.pose[1])
+
+
 def test_unknown_actions_use_the_null_embedding():
     model = perturbed_model(tiny_config())
     b = batch(B=2)
