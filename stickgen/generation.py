@@ -294,18 +294,24 @@ def plan_timelines(
 
 # A part's trailing joining word, left by the cut after it ("jogs in place and, after that, ...").
 _TRAILING_JOIN = re.compile(r"[\s,;:]+(?:and|or|but|while|as|so)?[\s,;:]*$", re.IGNORECASE)
+# A part with nothing but joining words and punctuation says nothing of its own.
+_ONLY_JOINS = re.compile(r"^[\s,;:.!?]*(?:(?:and|or|but|then|so)\b[\s,;:.!?]*)*$", re.IGNORECASE)
 
 
 def part_sentences(prompt: str) -> list[str]:
     """The prompt's parts in time order (`action_meaning.split_parts`), each a sentence the model can
     read alone: without a trailing joining word, and in the place the prompt names ("on the moon, a
-    man walks, then jumps" → "on the moon, a man walks", "jumps on the moon")."""
+    man walks, then jumps" → "on the moon, a man walks", "jumps on the moon") unless the part names a
+    place of its own (earth included). A part of joining words alone is left out."""
     place = environment_from_text(prompt)
     sentences = []
     for part in action_meaning.split_parts(prompt):
         part = _TRAILING_JOIN.sub("", part) or part
-        sentences.append(with_environment(part, place) if environment_from_text(part) == "earth" else part)
-    return sentences
+        if _ONLY_JOINS.match(part):
+            continue
+        own_place = environment_from_text(part) != "earth" or re.search(r"\bearth\b", part, re.IGNORECASE)
+        sentences.append(part if own_place else with_environment(part, place))
+    return sentences or [prompt]
 
 
 def text_by_parts(

@@ -458,6 +458,11 @@ def test_each_part_of_a_prompt_is_a_sentence_of_its_own_in_the_prompts_place():
     assert part_sentences("someone jogs in place and after that does a cartwheel") == [
         "someone jogs in place", "does a cartwheel"]  # fmt: skip
     assert part_sentences("a person jumps") == ["a person jumps"]
+    # a part that names its own place keeps it; joining words alone are no part
+    assert part_sentences("on earth a man walks, then on the moon he jumps") == [
+        "on earth a man walks", "on the moon he jumps"]  # fmt: skip
+    assert part_sentences("jump; and") == ["jump"]
+    assert part_sentences("then then") == ["then then"]
 
 
 def test_from_the_text_alone_each_part_of_a_prompt_conditions_its_share_of_the_clip():
