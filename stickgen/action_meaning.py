@@ -57,7 +57,7 @@ from stickgen.action_words import actions_in_text, postures
 from stickgen.errors import StickgenError
 from stickgen.files import atomic_path, bundled_asset
 from stickgen.labels import ACTIONS, UNKNOWN_ACTION, action_id
-from stickgen.place_words import without_place
+from stickgen.place_words import environment_from_text, with_environment, without_place
 
 if TYPE_CHECKING:
     from stickgen.text import TextEncoder
@@ -303,6 +303,28 @@ def split_parts(prompt: str) -> list[str]:
     ("left then right") is joined to the part before it.
     """
     return [part for part, _ in _parts(prompt)]
+
+
+# A part's trailing joining word, left by the cut after it ("jogs in place and, after that, ...").
+_TRAILING_JOIN = re.compile(r"[\s,;:]+(?:and|or|but|while|as|so)?[\s,;:]*$", re.IGNORECASE)
+# A part with nothing but joining words and punctuation says nothing of its own.
+_ONLY_JOINS = re.compile(r"^[\s,;:.!?]*(?:(?:and|or|but|then|so)\b[\s,;:.!?]*)*$", re.IGNORECASE)
+
+
+def part_sentences(prompt: str) -> list[str]:
+    """The prompt's parts in time order (`split_parts`), each a sentence the model can
+    read alone: without a trailing joining word, and in the place the prompt names ("on the moon, a
+    man walks, then jumps" → "on the moon, a man walks", "jumps on the moon") unless the part names a
+    place of its own (earth included). A part of joining words alone is left out."""
+    place = environment_from_text(prompt)
+    sentences = []
+    for part in split_parts(prompt):
+        part = _TRAILING_JOIN.sub("", part) or part
+        if _ONLY_JOINS.match(part):
+            continue
+        own_place = environment_from_text(part) != "earth" or re.search(r"\bearth\b", part, re.IGNORECASE)
+        sentences.append(part if own_place else with_environment(part, place))
+    return sentences or [prompt]
 
 
 def count_parts(prompt: str) -> int:

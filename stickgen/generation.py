@@ -58,6 +58,7 @@ import torch
 
 from stickgen import action_meaning
 from stickgen import figure as fg
+from stickgen.action_meaning import part_sentences
 from stickgen.action_words import actions_in_text, count_in_text, direction_in_text, split_in_proportion
 from stickgen.errors import StickgenError
 from stickgen.labels import ACTIONS, environment_vector
@@ -292,28 +293,6 @@ def plan_timelines(
     return None if (timelines < 0).all() else timelines
 
 
-# A part's trailing joining word, left by the cut after it ("jogs in place and, after that, ...").
-_TRAILING_JOIN = re.compile(r"[\s,;:]+(?:and|or|but|while|as|so)?[\s,;:]*$", re.IGNORECASE)
-# A part with nothing but joining words and punctuation says nothing of its own.
-_ONLY_JOINS = re.compile(r"^[\s,;:.!?]*(?:(?:and|or|but|then|so)\b[\s,;:.!?]*)*$", re.IGNORECASE)
-
-
-def part_sentences(prompt: str) -> list[str]:
-    """The prompt's parts in time order (`action_meaning.split_parts`), each a sentence the model can
-    read alone: without a trailing joining word, and in the place the prompt names ("on the moon, a
-    man walks, then jumps" → "on the moon, a man walks", "jumps on the moon") unless the part names a
-    place of its own (earth included). A part of joining words alone is left out."""
-    place = environment_from_text(prompt)
-    sentences = []
-    for part in action_meaning.split_parts(prompt):
-        part = _TRAILING_JOIN.sub("", part) or part
-        if _ONLY_JOINS.match(part):
-            continue
-        own_place = environment_from_text(part) != "earth" or re.search(r"\bearth\b", part, re.IGNORECASE)
-        sentences.append(part if own_place else with_environment(part, place))
-    return sentences or [prompt]
-
-
 def text_by_parts(
     prompts: Sequence[str], text: torch.Tensor, frames: int, timelines: np.ndarray, encoder: TextEncoder
 ) -> torch.Tensor:
@@ -323,11 +302,12 @@ def text_by_parts(
     The model reads a sentence as one vector, so from the text alone a prompt of several parts
     ("walks over, then sits down") blends them, and its motion seldom shows both. A prompt drawn with
     no action timeline (`timelines` (B, frames), all −1 in its row) gets each part's own sentence
-    (`part_sentences`) over an equal share of the clip, in order. A prompt with a timeline keeps its
-    whole sentence: its actions already come in order, and there the parts' sentences did not help
-    (docs/prompt-suite.md, thirty-first session). On 400 chained clips of data/synth's val split, the
-    evaluator's classifier recognised the majority action of 0.370 of the clips drawn from the whole
-    caption and of 0.415 drawn from its parts (test split, where this was chosen: 0.400 and 0.505).
+    (`action_meaning.part_sentences`) over an equal share of the clip, in order. A prompt with a
+    timeline keeps its whole sentence: its actions already come in order, and there the parts'
+    sentences did not help (docs/prompt-suite.md, thirty-first session). On 400 chained clips of
+    data/synth's val split, the evaluator's classifier recognised the majority action of 0.370 of the
+    clips drawn from the whole caption and of 0.415 drawn from its parts (test split, where this was
+    chosen: 0.400 and 0.505).
     """
     parts = [part_sentences(prompt) if (timelines[b] < 0).all() else [] for b, prompt in enumerate(prompts)]
     if all(len(p) < 2 for p in parts):

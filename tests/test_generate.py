@@ -451,7 +451,7 @@ def test_the_default_candidates_fill_one_ten_second_clip():
 
 
 def test_each_part_of_a_prompt_is_a_sentence_of_its_own_in_the_prompts_place():
-    from stickgen.generation import part_sentences
+    from stickgen.action_meaning import part_sentences
 
     moon = ["on the moon, a man walks", "jumps on the moon"]
     assert part_sentences("on the moon, a man walks, then jumps") == moon
