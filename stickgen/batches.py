@@ -19,7 +19,10 @@ travel, so the host does not spend a step's time padding clips one by one. The r
 mask (True = real frame) and is bit for bit what padding clip by clip gives (tests/test_batches.py).
 
 `load_training_data` reads a dataset folder into the train and val banks, embedding every description
-once through the persistent embedding cache.
+once through the persistent embedding cache; with `parts`, also each part of a description of several
+(`action_meaning.part_sentences`), so that `collate` can give a clip's runs of one action the
+sentences of its caption's parts, in order, where they are as many: the way the sampler gives a prompt's
+parts their spans from the text alone (`generation.text_by_parts`).
 """
 
 from __future__ import annotations
@@ -63,10 +66,27 @@ class Clip:
     text_rows: np.ndarray  # (K,) int64 rows in the bank's text table; empty = no description
 
 
-class ClipBank:
-    """Training clips in memory plus the table of their text embeddings."""
+def clip_runs(actions: np.ndarray) -> np.ndarray:
+    """Each frame's run of one action (T,) int64: 0 for the first action's frames, 1 for the next one's,
+    ...; an unknown frame (−1) stays in the run before it (the first, before any known frame)."""
+    known = np.flatnonzero(actions >= 0)
+    changes = np.zeros(len(actions), dtype=np.int64)
+    if len(known) > 1:
+        changed = known[1:][actions[known[1:]] != actions[known[:-1]]]
+        changes[changed] = 1
+    return np.cumsum(changes)
 
-    def __init__(self, clips: list[Clip], text_table: np.ndarray):
+
+class ClipBank:
+    """Training clips in memory plus the table of their text embeddings.
+
+    text_parts: for each row of `text_table`, the rows of its parts' sentences in the same table, in
+    order; fewer than two = a description of one part. None = no description has parts.
+    """
+
+    def __init__(
+        self, clips: list[Clip], text_table: np.ndarray, text_parts: Sequence[Sequence[int]] | None = None
+    ):
         if not clips:
             raise StickgenError("There are no clips to train on.")
         self.text_table = np.asarray(text_table, dtype=np.float32)  # (N_texts, D)
@@ -87,6 +107,14 @@ class ClipBank:
         self.text_counts = np.array([len(c.text_rows) for c in clips], np.int64)
         self.text_starts = np.concatenate([[0], np.cumsum(self.text_counts)[:-1]]).astype(np.int64)
         self.text_rows = np.concatenate([np.asarray(c.text_rows, np.int64) for c in clips])
+        # each frame's run of one action, and each clip's number of runs (its parts, if its caption's match)
+        self.runs = np.concatenate([clip_runs(c.actions) for c in clips])
+        self.run_counts = np.array([int(clip_runs(c.actions)[-1]) + 1 for c in clips], np.int64)
+        parts = [list(rows) if len(rows) > 1 else [] for rows in (text_parts or [])]
+        parts += [[] for _ in range(len(self.text_table) - len(parts))]
+        self.part_counts = np.array([len(rows) for rows in parts], np.int64)
+        self.part_starts = np.concatenate([[0], np.cumsum(self.part_counts)[:-1]]).astype(np.int64)
+        self.part_rows = np.array([row for rows in parts for row in rows], np.int64)
         self.clips = [
             Clip(
                 features=self.features[start : start + n],
@@ -103,7 +131,11 @@ class ClipBank:
 
     @classmethod
     def from_motions(
-        cls, motions: Sequence[Motion], text_rows: Sequence[Sequence[int]], text_table: np.ndarray
+        cls,
+        motions: Sequence[Motion],
+        text_rows: Sequence[Sequence[int]],
+        text_table: np.ndarray,
+        text_parts: Sequence[Sequence[int]] | None = None,
     ):
         """Build from clips at 25 fps; `text_rows[i]` are the text-table rows describing clip i."""
         clips = []
@@ -120,7 +152,7 @@ class ClipBank:
                     text_rows=np.asarray(rows, dtype=np.int64),
                 )
             )
-        return cls(clips, text_table)
+        return cls(clips, text_table, text_parts)
 
     def __len__(self) -> int:
         return len(self.clips)
@@ -132,7 +164,8 @@ class ClipBank:
         if key not in self._on:
             names = (
                 "features", "actions", "physics", "camera", "has_camera", "bones", "environment",
-                "starts", "lengths", "text_counts", "text_starts", "text_rows", "text_table",
+                "starts", "lengths", "text_counts", "text_starts", "text_rows", "text_table", "runs",
+                "run_counts", "part_counts", "part_starts", "part_rows",
             )  # fmt: skip
             arrays = {n: np.ascontiguousarray(getattr(self, n)) for n in names}
             self._on[key] = {n: torch.from_numpy(a).to(device) for n, a in arrays.items()}
@@ -155,7 +188,7 @@ class Batch:
     physics: torch.Tensor  # (B, T, 6)
     bones: torch.Tensor  # (B, 12) m
     environment: torch.Tensor  # (B, 32)
-    text: torch.Tensor  # (B, D)
+    text: torch.Tensor  # (B, D), or (B, T, D) with a sentence per frame (`collate`'s parts)
     has_text: torch.Tensor  # (B,) bool
 
     def to(self, device: torch.device | str) -> Batch:
@@ -179,10 +212,14 @@ def collate(
     text_choice: np.ndarray | torch.Tensor,
     *,
     device: torch.device | str = "cpu",
+    parts: np.ndarray | torch.Tensor | None = None,
 ) -> Batch:
     """Pad the clips `indices` into a `Batch` on `device`, gathered from the bank's packed tensors there.
 
     text_choice: (B,) uniform numbers in [0, 1) that pick each clip's description among its texts.
+    parts: (B,) bool, the clips whose description, if it has as many parts as the clip has runs of one
+    action (`clip_runs`), gives each run its part's sentence: the batch's text is then (B, T, D), a
+    sentence per frame (the others' repeated). None or none such: (B, D).
     The features are normalised as `(features − mean) / std`; padded frames are 0 (actions −1).
     """
     on = bank.tensors(device)
@@ -212,7 +249,19 @@ def collate(
     at = torch.where(has_text, on["text_starts"][idx] + k, 0)
     text = torch.zeros((len(index), bank.text_table.shape[1]), device=dev)
     if len(bank.text_rows):
-        text = torch.where(has_text[:, None], on["text_table"][on["text_rows"][at]], 0.0)
+        row = on["text_rows"][at]  # (B,) each clip's description in the text table
+        text = torch.where(has_text[:, None], on["text_table"][row], 0.0)
+        if parts is not None and len(bank.part_rows):
+            count = on["part_counts"][row]
+            split = to_device(torch.as_tensor(parts), dev) & has_text & (count > 1)
+            split &= count == on["run_counts"][idx]
+            if split.any():
+                run = torch.minimum(gather("runs"), (count - 1).clamp(min=0)[:, None])  # (B, T)
+                part = on["part_rows"][
+                    (on["part_starts"][row][:, None] + run).clamp(max=len(bank.part_rows) - 1)
+                ]
+                frame_rows = torch.where(split[:, None], part, row[:, None])  # (B, T)
+                text = torch.where(has_text[:, None, None], on["text_table"][frame_rows], 0.0)
     has_camera = on["has_camera"][idx]
     return Batch(
         features=features,
@@ -331,8 +380,11 @@ def in_memory_training_data(
     )  # fmt: skip
 
 
-def load_training_data(path: str | Path, encoder: str, *, progress: bool = True) -> TrainingData:
-    """The train and val splits of a dataset folder, with every description embedded by `encoder`."""
+def load_training_data(
+    path: str | Path, encoder: str, *, progress: bool = True, parts: bool = False
+) -> TrainingData:
+    """The train and val splits of a dataset folder, with every description embedded by `encoder`, and
+    with `parts` each part of a description of several (`action_meaning.part_sentences`)."""
     from stickgen.dataset import Dataset
     from stickgen.files import portable_path
     from stickgen.text import TextEncoder
@@ -348,14 +400,21 @@ def load_training_data(path: str | Path, encoder: str, *, progress: bool = True)
         if i in keep:
             motions[i] = dataset.motion(i)
     unique = sorted({t for clip in texts for t in clip})
+    split_into: dict[str, list[str]] = {}
+    if parts:
+        from stickgen.action_meaning import part_sentences
+
+        split_into = {t: p for t in unique if len(p := part_sentences(t)) > 1}
+        unique += sorted({s for p in split_into.values() for s in p} - set(unique))
     row = {t: i for i, t in enumerate(unique)}
     text_encoder = TextEncoder(encoder)
     table = text_encoder.encode(unique, progress=progress) if unique else np.zeros((0, text_encoder.dim))
+    text_parts = [[row[s] for s in split_into.get(t, [])] for t in unique] if parts else None
 
     def bank(split: str) -> ClipBank:
         indices = [int(i) for i in dataset.split(split)]
         clips = [motions.pop(i) for i in indices]  # not kept once the bank holds their features
-        return ClipBank.from_motions(clips, [[row[t] for t in texts[i]] for i in indices], table)
+        return ClipBank.from_motions(clips, [[row[t] for t in texts[i]] for i in indices], table, text_parts)
 
     stats = dataset.stats
     return TrainingData(

@@ -746,14 +746,25 @@ def data_embed(
     device: Annotated[
         str, typer.Option(help="auto, cpu or cuda; auto runs the encoder on a GPU where there is one.")
     ] = "auto",
+    parts: Annotated[
+        bool,
+        typer.Option(
+            "--parts",
+            help="Also embed each part of a description of several (\"walks, then sits\"), for training "
+            "with text_parts.",
+        ),
+    ] = False,
 ) -> None:
     """Embed every description of a dataset once, into the persistent embedding cache."""
+    from stickgen.action_meaning import part_sentences
     from stickgen.dataset import Dataset
     from stickgen.generation import pick_device
     from stickgen.text import embed_texts
 
     where = pick_device(device)
     unique = sorted({t for clip in Dataset(dataset).all_texts() for t in clip})
+    if parts:
+        unique += sorted({s for t in unique if len(p := part_sentences(t)) > 1 for s in p} - set(unique))
     vectors = embed_texts(unique, encoder, progress=True, device=where)
     typer.echo(f"{len(unique)} descriptions embedded by {encoder} ({vectors.shape[1]}-dim).", err=True)
     typer.echo(dataset)
@@ -795,7 +806,8 @@ def train(
     if minutes is not None:
         check_range("--minutes", minutes, 0.0)
     check_run_folder(out)  # before the data, whose texts may take minutes to embed
-    result = run_training(train_config, load_training_data(data, train_config.encoder), out, minutes=minutes)
+    data_in = load_training_data(data, train_config.encoder, parts=train_config.text_parts > 0)
+    result = run_training(train_config, data_in, out, minutes=minutes)
     if result.checkpoint is not None:
         typer.echo(result.checkpoint)
 

@@ -110,6 +110,11 @@ class TrainConfig:
     action_weights: dict[str, float] = field(default_factory=dict)
     """How often clips of an action are drawn relative to the rest ({"get_up": 2.0}; an action not
     named weighs 1): a clip weighs the mean of its frames' weights. Empty: every clip once an epoch."""
+    text_parts: float = 0.0
+    """The share of training clips whose description, where it has as many parts as the clip has runs
+    of one action ("swings a bat, after that crouches"), gives each run its part's sentence
+    (`batches.collate`'s parts): how the sampler gives a prompt's parts their spans from the text alone
+    (`generation.text_by_parts`). 0 = the whole description for every clip, as before."""
 
     def __post_init__(self) -> None:
         for key in ("steps", "batch_size", "log_every", "val_every", "val_batches", "checkpoint_every",
@@ -128,6 +133,7 @@ class TrainConfig:
             if name not in ACTIONS:
                 raise StickgenError(f"action_weights names {name!r}, which is not one of the 60 actions.")
             check_range(f"action_weights.{name}", weight, 0.0, 100.0)
+        check_range("text_parts", self.text_parts, 0.0, 1.0)
 
 
 def lr_factor(step: int, config: TrainConfig) -> float:
@@ -403,7 +409,11 @@ def train(
             rows = slice(dist.rank, None, dist.world)
             local_draws = draws.select(rows)
             choice = local_draws.uniforms[:, 3]
-            batch = collate(data.train, global_idx[rows], mean, std, choice, device=device)
+            parts = None
+            if config.text_parts > 0:  # a stream of its own, so the other draws stay as they were
+                parts = torch.rand(len(global_idx), generator=step_generator(config.seed, step, stream=3))
+                parts = parts[rows] < config.text_parts
+            batch = collate(data.train, global_idx[rows], mean, std, choice, device=device, parts=parts)
             window.data_seconds += time.perf_counter() - t_data
 
             train_model.train()

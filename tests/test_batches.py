@@ -110,3 +110,35 @@ def test_collate_on_a_gpu_equals_the_cpu():
     draws = Draws.draw(4, 6, torch.Generator().manual_seed(3), "cuda")
     again = Draws.draw(4, 6, torch.Generator().manual_seed(3), "cuda")
     assert draws.noise.device.type == "cuda" and torch.equal(draws.noise, again.noise)
+
+
+def test_a_clips_runs_count_its_changes_of_action_and_unknown_frames_stay_in_the_run_before():
+    from stickgen.batches import clip_runs
+
+    assert clip_runs(np.array([3, 3, -1, 5, 5, -1, 3])).tolist() == [0, 0, 0, 1, 1, 1, 2]
+    assert clip_runs(np.array([-1, -1, 4, 4])).tolist() == [0, 0, 0, 0]
+    assert clip_runs(np.array([-1, -1])).tolist() == [0, 0]
+
+
+def test_a_description_of_as_many_parts_as_runs_gives_each_run_its_parts_sentence():
+    # walking_clip walks for its first half, then jumps: two runs
+    two = walking_clip(frames=20, seed=0)
+    three = two.replace(actions=np.repeat([1, 15, 19], [7, 7, 6]))
+    table = np.random.default_rng(2).normal(size=(4, 8)).astype(np.float32)
+    parts = [[1, 2], [], [], []]  # row 0 is "walks, then jumps", rows 1 and 2 its parts; row 3 one part
+    data = ClipBank.from_motions([two, walking_clip(frames=16, seed=1), three], [[0], [3], [0]], table, parts)
+    mean, std = np.zeros(fg.FEATURE_DIM), np.ones(fg.FEATURE_DIM)
+    choice = np.zeros(3)
+    whole = collate(data, [0, 1, 2], mean, std, choice)
+    assert whole.text.shape == (3, 8)  # without parts: a sentence per clip, as before
+    assert collate(data, [0, 1, 2], mean, std, choice, parts=np.zeros(3, bool)).text.shape == (3, 8)
+    batch = collate(data, [0, 1, 2], mean, std, choice, parts=np.ones(3, bool))
+    text = batch.text.numpy()
+    assert text.shape == (3, 20, 8)
+    np.testing.assert_array_equal(text[0, :10], np.broadcast_to(table[1], (10, 8)))  # the walk's part
+    np.testing.assert_array_equal(text[0, 10:], np.broadcast_to(table[2], (10, 8)))  # the jump's
+    np.testing.assert_array_equal(text[1], np.broadcast_to(table[3], (20, 8)))  # one part: its sentence
+    np.testing.assert_array_equal(text[2], np.broadcast_to(table[0], (20, 8)))  # three runs, two parts
+    # where no clip's description splits into its runs, the batch keeps a sentence per clip
+    others = collate(data, [0, 1, 2], mean, std, choice, parts=np.array([False, True, True])).text
+    torch.testing.assert_close(others, whole.text)

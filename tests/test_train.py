@@ -403,6 +403,7 @@ def test_train_cli_refuses_a_bad_learning_rate_before_making_the_run_folder(tmp_
         (f"seed={2**64}", "seed must fit in 64 bits"),
         ("val_batches=0", "val_batches must be a positive integer"),
         ("sample_every=-1", "sample_every must be at least 0"),
+        ("text_parts=1.5", "text_parts must be between 0 and 1"),
         ("model.d_model=1048576", "d_model must be at most"),
         ("model.max_frames=1000000000", "max_frames must be at most 100000"),
         ("model.rope_base=-1", "rope_base must be greater than 1"),
@@ -447,6 +448,42 @@ def test_the_training_data_description_holds_no_machine_path(tmp_path, monkeypat
     inside = load_training_data(tmp_path / "data" / "synth", "all-MiniLM-L6-v2", progress=False)
     assert elsewhere.description.startswith("synth (12 clips, ")  # outside the working folder: its name
     assert inside.description.startswith("data/synth (12 clips, ")  # inside: relative to it
+
+
+def test_text_parts_embed_each_part_and_a_run_with_them_trains_and_resumes_exactly(tmp_path):
+    from stickgen.action_meaning import part_sentences
+    from stickgen.batches import load_training_data
+    from stickgen.dataset import Dataset
+    from stickgen.synth.build import synthesize_dataset
+    from stickgen.text import TextEncoder
+
+    synthesize_dataset(tmp_path / "data", clips=16, seed=1, workers=1)
+    data = load_training_data(tmp_path / "data", "all-MiniLM-L6-v2", progress=False, parts=True)
+    plain = load_training_data(tmp_path / "data", "all-MiniLM-L6-v2", progress=False)
+    bank = data.train
+    assert len(plain.train.part_rows) == 0 and len(bank.part_rows) > 0
+    np.testing.assert_array_equal(bank.text_table[: len(plain.train.text_table)], plain.train.text_table)
+    # a description of several parts: its parts' rows hold their sentences' embeddings, in order
+    encoder = TextEncoder("all-MiniLM-L6-v2")
+    dataset = Dataset(tmp_path / "data")
+    described = [(t, int(r)) for k, i in enumerate(dataset.split("train"))
+                 for t, r in zip(dataset.texts(int(i)), bank.clips[k].text_rows, strict=True)]  # fmt: skip
+    sentence, row = next((t, r) for t, r in described if bank.part_counts[r] > 1)
+    rows = bank.part_rows[bank.part_starts[row] : bank.part_starts[row] + bank.part_counts[row]]
+    np.testing.assert_allclose(bank.text_table[rows], encoder.encode(part_sentences(sentence)), atol=1e-6)
+    assert len(part_sentences(sentence)) == bank.part_counts[row] > 1
+    model = ModelConfig(d_model=32, n_layers=2, n_heads=4, text_dim=encoder.dim, dropout=0.1)
+    config = tiny_config(6, model=model, encoder="all-MiniLM-L6-v2", text_parts=0.5)
+    straight = train(config, data, tmp_path / "straight", progress=False)
+    train(config, data, tmp_path / "resumed", progress=False, stop_after=3)
+    resumed = train(config, data, tmp_path / "resumed", progress=False)
+    for a, b in zip(parameters(straight.model), parameters(resumed.model), strict=True):
+        assert torch.equal(a, b)
+    # the parts change what the model sees: the same run with whole descriptions learns other weights
+    plain_config = tiny_config(6, model=model, encoder="all-MiniLM-L6-v2")
+    whole = train(plain_config, data, tmp_path / "whole", progress=False)
+    pairs = zip(parameters(straight.model), parameters(whole.model), strict=True)
+    assert any(not torch.equal(a, b) for a, b in pairs)
 
 
 def test_action_weights_draw_an_actions_clips_more_often():

@@ -11,6 +11,8 @@
 #   cat ck.tar.* | tar xf -
 # A second call on the same warm machine resumes the run: RESUME=1 (the data and the cache are kept).
 # EXTRA adds options to `stickgen train` (a dry run here: EXTRA="--set batch_size=16 --set device=cpu").
+# PARTS=1 also embeds each part of a description of several and trains with half the clips' runs of one
+# action given their parts' sentences (`text_parts` 0.5 unless EXTRA sets it; docs/training.md).
 # INIT=1 trains from the checkpoint packed in tools/gpu_stage/init/ (pack_init.py; carry that folder
 # too, and leave the bundled checkpoint out of the tree with slim_tree.sh): it is rebuilt as runs/init
 # and given to the run as its `init`, in place of the config's.
@@ -27,13 +29,14 @@ if [ -z "${RESUME:-}" ]; then
     # The coverage check (30 s in wide-stage1's session) runs beside the embedding, which needs its result
     # only to be trusted: read its line before the training.
     python3 tools/gpu_stage/coverage.py "$DATA" > "$OUT/coverage.txt" 2>&1 &
-    python3 -m stickgen data embed "$DATA" --device auto 2>&1 | tail -2 || exit 1; stamp embed
+    python3 -m stickgen data embed "$DATA" --device auto ${PARTS:+--parts} 2>&1 | tail -2 || exit 1; stamp embed
     wait; cat "$OUT/coverage.txt"; stamp coverage
 fi
 if [ -n "${INIT:-}" ] && [ -z "${RESUME:-}" ]; then
     python3 tools/gpu_stage/pack_init.py --unpack runs/init || exit 1; stamp init
 fi
 [ -n "${INIT:-}" ] && EXTRA="--set init=runs/init ${EXTRA:-}"
+[ -n "${PARTS:-}" ] && EXTRA="--set text_parts=0.5 ${EXTRA:-}"
 if [ -z "${MINUTES:-}" ]; then
     MINUTES=$(python3 -c "print(round(max(0.5, ($CALL_SECONDS - ($(date +%s) - $t0) - 100) / 60), 2))")
 fi
