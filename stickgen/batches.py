@@ -108,8 +108,9 @@ class ClipBank:
         self.text_starts = np.concatenate([[0], np.cumsum(self.text_counts)[:-1]]).astype(np.int64)
         self.text_rows = np.concatenate([np.asarray(c.text_rows, np.int64) for c in clips])
         # each frame's run of one action, and each clip's number of runs (its parts, if its caption's match)
-        self.runs = np.concatenate([clip_runs(c.actions) for c in clips])
-        self.run_counts = np.array([int(clip_runs(c.actions)[-1]) + 1 for c in clips], np.int64)
+        runs = [clip_runs(c.actions) for c in clips]
+        self.runs = np.concatenate(runs)
+        self.run_counts = np.array([int(r[-1]) + 1 for r in runs], np.int64)
         parts = [list(rows) if len(rows) > 1 else [] for rows in (text_parts or [])]
         parts += [[] for _ in range(len(self.text_table) - len(parts))]
         self.part_counts = np.array([len(rows) for rows in parts], np.int64)
