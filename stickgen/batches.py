@@ -68,7 +68,8 @@ class Clip:
 
 def clip_runs(actions: np.ndarray) -> np.ndarray:
     """Each frame's run of one action (T,) int64: 0 for the first action's frames, 1 for the next one's,
-    ...; an unknown frame (−1) stays in the run before it (the first, before any known frame)."""
+    ...; an unknown frame (−1) stays in the run before it (the first, before any known frame), where
+    `labels.action_spans` would make it a run of its own."""
     known = np.flatnonzero(actions >= 0)
     changes = np.zeros(len(actions), dtype=np.int64)
     if len(known) > 1:
@@ -381,6 +382,16 @@ def in_memory_training_data(
     )  # fmt: skip
 
 
+def with_part_sentences(texts: list[str]) -> tuple[list[str], dict[str, list[str]]]:
+    """The descriptions followed by the sentences of their parts not among them, and each description
+    of several parts with its parts' sentences (`action_meaning.part_sentences`): what `text_parts`
+    embeds, here and in `stickgen data embed --parts`."""
+    from stickgen.action_meaning import part_sentences
+
+    split_into = {t: p for t in texts if len(p := part_sentences(t)) > 1}
+    return texts + sorted({s for p in split_into.values() for s in p} - set(texts)), split_into
+
+
 def load_training_data(
     path: str | Path, encoder: str, *, progress: bool = True, parts: bool = False
 ) -> TrainingData:
@@ -403,10 +414,7 @@ def load_training_data(
     unique = sorted({t for clip in texts for t in clip})
     split_into: dict[str, list[str]] = {}
     if parts:
-        from stickgen.action_meaning import part_sentences
-
-        split_into = {t: p for t in unique if len(p := part_sentences(t)) > 1}
-        unique += sorted({s for p in split_into.values() for s in p} - set(unique))
+        unique, split_into = with_part_sentences(unique)
     row = {t: i for i, t in enumerate(unique)}
     text_encoder = TextEncoder(encoder)
     table = text_encoder.encode(unique, progress=progress) if unique else np.zeros((0, text_encoder.dim))

@@ -756,7 +756,7 @@ def data_embed(
     ] = False,
 ) -> None:
     """Embed every description of a dataset once, into the persistent embedding cache."""
-    from stickgen.action_meaning import part_sentences
+    from stickgen.batches import with_part_sentences
     from stickgen.dataset import Dataset
     from stickgen.generation import pick_device
     from stickgen.text import embed_texts
@@ -764,7 +764,7 @@ def data_embed(
     where = pick_device(device)
     unique = sorted({t for clip in Dataset(dataset).all_texts() for t in clip})
     if parts:
-        unique += sorted({s for t in unique if len(p := part_sentences(t)) > 1 for s in p} - set(unique))
+        unique, _ = with_part_sentences(unique)
     vectors = embed_texts(unique, encoder, progress=True, device=where)
     typer.echo(f"{len(unique)} descriptions embedded by {encoder} ({vectors.shape[1]}-dim).", err=True)
     typer.echo(dataset)

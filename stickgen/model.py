@@ -422,7 +422,7 @@ class StickFigureTransformer(nn.Module):
             x = F.pad(x, (0, 0, 0, pad))
             frame_cond = torch.cat([frame_cond, self._null_frame_cond(B, pad)], dim=1)
         h = self.input_proj(x.reshape(B, N, p * FEATURE_DIM)) + frame_cond.view(B, N, p, d).mean(dim=2)
-        cond, where = self._condition(t, text, drop_text, B, T, N, h.dtype)
+        cond, where = self._condition(t, text, drop_text, T, h.dtype)
 
         if N <= self.config.max_frames:
             cos, sin = self.rope_cos[:N], self.rope_sin[:N]  # (N, D/2)
@@ -463,9 +463,7 @@ class StickFigureTransformer(nn.Module):
         t: torch.Tensor,
         text: torch.Tensor | None,
         drop_text: torch.Tensor | None,
-        B: int,
         T: int,
-        N: int,
         dtype: torch.dtype,
     ) -> tuple[torch.Tensor, torch.Tensor]:
         """The clip condition silu(time + text) as rows (R, C), and `where` (B, 1 or N), each token's row.
@@ -475,6 +473,7 @@ class StickFigureTransformer(nn.Module):
         sentence: a prompt's parts are few and the adaLN modulations are computed once per row, not
         once per token.
         """
+        B = t.shape[0]
         time_vec = self.time_mlp(timestep_embedding(t, self.config.d_model).to(dtype))  # (B, C)
         if text is None or text.dim() == 2:
             if text is None:
@@ -485,6 +484,7 @@ class StickFigureTransformer(nn.Module):
                     text_vec = torch.where(drop_text[:, None], self.text_null, text_vec)
             return F.silu(time_vec + text_vec), torch.arange(B, device=t.device)[:, None]
         p = self.config.patch
+        N = -(-T // p)  # tokens, the last padded to p frames
         text = text[:, torch.arange(N, device=text.device).mul(p).clamp(max=T - 1)]  # (B, N, D)
         starts = torch.ones(B, N, dtype=torch.bool, device=text.device)  # a token whose sentence is new
         starts[:, 1:] = (text[:, 1:] != text[:, :-1]).any(dim=-1)
