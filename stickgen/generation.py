@@ -312,14 +312,17 @@ def text_by_parts(
     parts = [part_sentences(prompt) if (timelines[b] < 0).all() else [] for b, prompt in enumerate(prompts)]
     if all(len(p) < 2 for p in parts):
         return text
-    rows = []
-    for b, sentences in enumerate(parts):
-        if len(sentences) < 2:
+    split = [p if len(p) > 1 else [] for p in parts]
+    sentences = [s for p in split for s in p]  # every part's sentence, embedded in one call
+    embedded = torch.from_numpy(encoder.encode(sentences)).to(device=text.device, dtype=text.dtype)
+    rows, first = [], 0
+    for b, own in enumerate(split):
+        if not own:
             rows.append(text[b].expand(frames, -1))
             continue
-        spans = split_in_proportion(range(len(sentences)), frames, [1.0] * len(sentences))
-        embedded = torch.from_numpy(encoder.encode(sentences)).to(device=text.device, dtype=text.dtype)
+        spans = split_in_proportion(range(first, first + len(own)), frames, [1.0] * len(own))
         rows.append(embedded[torch.as_tensor(spans, device=text.device)])
+        first += len(own)
     return torch.stack(rows)
 
 
