@@ -309,10 +309,12 @@ def text_by_parts(
     clips drawn from the whole caption and of 0.415 drawn from its parts (test split, where this was
     chosen: 0.400 and 0.505).
     """
-    parts = [part_sentences(prompt) if (timelines[b] < 0).all() else [] for b, prompt in enumerate(prompts)]
-    if all(len(p) < 2 for p in parts):
+    split = []  # each prompt's part sentences, or [] where it keeps its whole sentence
+    for prompt, timeline in zip(prompts, timelines, strict=True):
+        own = part_sentences(prompt) if (timeline < 0).all() else []
+        split.append(own if len(own) > 1 else [])
+    if not any(split):
         return text
-    split = [p if len(p) > 1 else [] for p in parts]
     sentences = [s for p in split for s in p]  # every part's sentence, embedded in one call
     embedded = torch.from_numpy(encoder.encode(sentences)).to(device=text.device, dtype=text.dtype)
     rows, first = [], 0
